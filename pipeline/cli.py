@@ -1,0 +1,164 @@
+"""The `zhushu` command. Each command is a few lines over the library; exit codes live in `_exit`.
+
+Exit codes: 0 success (warnings allowed), 1 invalid TEI (validate), 2 unusable input.
+"""
+from __future__ import annotations
+
+import os
+import sys
+
+import click
+
+from . import __version__
+from .errors import PipelineError
+
+EXIT_OK, EXIT_INVALID, EXIT_UNUSABLE = 0, 1, 2
+
+
+def _fail(e: PipelineError) -> None:
+    click.echo(f"zhushu: {e}", err=True)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="zhushu")
+def main() -> None:
+    """Zhushu: encode the Chinese classics with their commentaries as TEI, validate, publish."""
+
+
+def _xml_files(paths) -> list[str]:
+    """Files named, directories expanded to their *.xml files; an empty directory is an error."""
+    from .convert import sources_in
+    try:
+        return sources_in(list(paths), ".xml")
+    except PipelineError as e:
+        _fail(e)
+        sys.exit(EXIT_UNUSABLE)
+
+
+# -- convert -------------------------------------------------------------------------------------
+def _format_choices() -> list[str]:
+    from .readers import READERS
+    return ["auto", *sorted(READERS)]
+
+
+@main.command()
+@click.argument("sources", nargs=-1, required=True, type=click.Path())
+@click.option("-o", "--output", type=click.Path(), help="Output file (one source) or directory (several, or a directory source). Default: stdout for one source.")
+@click.option("-f", "--format", "fmt", type=click.Choice(_format_choices()), default="auto", show_default=True, help="Source layout; `auto` detects it and says why.")
+@click.option("--report", "report_path", type=click.Path(), help="Write the conversion report (warnings, boundaries, with source line:col) as JSON.")
+@click.option("--work", help="Title of the work (e.g. 周禮注疏), when neither the text nor a .meta.json sidecar names it.")
+@click.option("--encoding", help="Source encoding (default: detect UTF-8/UTF-16 BOM, else UTF-8, GB18030, Big5).")
+@click.option("-q", "--quiet", is_flag=True, help="Print errors only, not warnings and the summary.")
+def convert(sources, output, fmt, report_path, work, encoding, quiet):
+    """Convert plain-text editions to TEI.
+
+    SOURCES are files, or directories whose *.txt files are converted (then -o names a directory).
+    """
+    from .convert import convert_file, sources_in
+    from .report import write_reports
+    try:
+        files = sources_in(list(sources))
+    except PipelineError as e:
+        _fail(e)
+        sys.exit(EXIT_UNUSABLE)
+    many = len(files) > 1 or any(os.path.isdir(s) for s in sources)
+    if many and not output:
+        _fail(PipelineError("several sources need -o DIR"))
+        sys.exit(EXIT_UNUSABLE)
+    reports, status = [], EXIT_OK
+    for path in files:
+        if output and (many or os.path.isdir(output) or output.endswith(os.sep)):
+            out = os.path.join(output, os.path.splitext(os.path.basename(path))[0] + ".xml")
+        else:
+            out = output
+        try:
+            data, report = convert_file(path, out, fmt, work, encoding)
+        except PipelineError as e:
+            _fail(e)
+            status = EXIT_UNUSABLE
+            continue
+        reports.append(report)
+        if out is None:
+            sys.stdout.buffer.write(data)
+        for line in report.lines():
+            if not quiet or line.split(": ")[1] == "error":
+                click.echo(line, err=True)
+        if report.errors:
+            status = max(status, EXIT_INVALID)
+        if not quiet and out:
+            s = report.stats
+            click.echo(f"{path} → {out}: {report.layout}, {s['units']} units, "
+                       f"{s['shu_anchored']}/{s['shu']} 疏 anchored, {len(report.warnings)} warnings",
+                       err=True)
+    if report_path:
+        write_reports(reports, report_path)
+    sys.exit(status)
+
+
+@main.command()
+def formats():
+    """List the source layouts convert can read."""
+    from .readers import READERS
+    for name, mod in sorted(READERS.items()):
+        click.echo(f"{name}\t{mod.DESCRIPTION}")
+
+
+# -- text ----------------------------------------------------------------------------------------
+@main.command()
+@click.argument("file", type=click.Path())
+@click.option("-l", "--layer", type=click.Choice(["all", "jing", "zhu", "yinyi", "shu"]), default="all", show_default=True, help="Which layer to print; `all` is every character the TEI keeps of the source.")
+def text(file, layer):
+    """Print one layer of a TEI file, in document order, one unit or note per line."""
+    from . import xmlsafe
+    from .textlayers import layer_lines
+    try:
+        tree = xmlsafe.parse_file(file)
+    except PipelineError as e:
+        _fail(e)
+        sys.exit(EXIT_UNUSABLE)
+    for line in layer_lines(tree.getroot(), layer):
+        if line:
+            click.echo(line)
+
+
+# -- validate ------------------------------------------------------------------------------------
+@main.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path())
+@click.option("--strict", is_flag=True, help="Treat warnings as errors.")
+def validate(paths, strict):
+    """Validate TEI files (files or directories of *.xml) against the schema and rules.
+
+    Prints `file:line:col: level: RULE: message`; exits 0 valid, 1 invalid, 2 unusable.
+    """
+    from .validate import exit_code, iter_issues
+    files = _xml_files(paths)
+    issues = []
+    for f in files:
+        for issue in iter_issues(f):
+            issues.append(issue)
+            click.echo(str(issue))
+    errors = sum(i.level in ("error", "fatal") for i in issues)
+    warnings = sum(i.level == "warning" for i in issues)
+    click.echo(f"{len(files)} files, {errors} errors, {warnings} warnings", err=True)
+    sys.exit(exit_code(issues, strict) if files else EXIT_UNUSABLE)
+
+
+# -- render --------------------------------------------------------------------------------------
+@main.group()
+def render():
+    """Publish TEI: the web edition (html)."""
+
+
+@render.command("html")
+@click.argument("paths", nargs=-1, required=True, type=click.Path())
+@click.option("-o", "--output", required=True, type=click.Path(), help="Directory for the site.")
+def render_html_cmd(paths, output):
+    """Write the web edition of TEI files (or directories of *.xml) into a directory."""
+    from .render import render_html
+    files = _xml_files(paths)
+    try:
+        written = render_html(files, output)
+    except PipelineError as e:
+        _fail(e)
+        sys.exit(EXIT_UNUSABLE)
+    click.echo(f"wrote {len(written)} pages to {output}", err=True)

@@ -1,0 +1,74 @@
+"""Building a unit's pieces from located text: 經 runs, 注, 音義 glosses, lacunae.
+
+Shared by every 注疏 reader: once a reader has decided where a 注 or a 音義 run lies, the pieces
+are made the same way whatever the layout.
+"""
+from __future__ import annotations
+
+import re
+
+from . import yinyi
+from .anchoring import gloss_target
+from .located import Located
+from .model import JING, QUE, YINYI, ZHU, Piece
+from .report import Report
+
+LUDEMING = "ludeming"
+_LACUNA = re.compile(r"^[阙闕缺][文]?[。.]?$")
+
+
+def jing(loc: Located, start: int = 0, end: int | None = None) -> Piece | None:
+    text = loc.text[start:end]
+    return Piece(JING, text, loc.pos(start)) if text else None
+
+
+def is_lacuna(text: str) -> bool:
+    return bool(_LACUNA.match(text))
+
+
+def glosses(loc: Located, start: int, end: int, context: list[Piece], report: Report) -> list[Piece]:
+    """One 音義 piece per gloss in loc.text[start:end]; extra ○ inside separate glosses too."""
+    out: list[Piece] = []
+    text = loc.text
+    for chunk_start, chunk in _split_o(text, start, end):
+        for off, g in yinyi.split_glosses(chunk):
+            pos = loc.pos(chunk_start + off)
+            piece = Piece(YINYI, g, pos, tokens=yinyi.tokenize(g), resp=LUDEMING)
+            head = yinyi.head_of(g)
+            piece.target = gloss_target(context, head) if head else None
+            if head and piece.target is None:
+                report.warn("ZS-CONV-GLOSS", f"音義 head “{head}” not found in the 經 or 注 it follows; "
+                            "kept without a target", pos)
+            out.append(piece)
+    return out
+
+
+def _split_o(text: str, start: int, end: int):
+    i = start
+    while i < end:
+        j = text.find("○", i, end)
+        j = end if j == -1 else j
+        if j > i:
+            yield i, text[i:j]
+        i = j + 1
+
+
+def note(loc: Located, context: list[Piece], zhu_resp: str | None, report: Report) -> list[Piece]:
+    """The pieces of a parenthesised note: `注 ○音義`, `○音義` alone, or `阙。` for a lost passage."""
+    text = loc.text
+    if not text:
+        return []
+    if is_lacuna(text):
+        return [Piece(QUE, text, loc.pos(0))]
+    cut = text.find("○")
+    cut = len(text) if cut == -1 else cut
+    out: list[Piece] = []
+    if cut > 0:
+        target = next((p for p in reversed(context) if p.layer == JING), None)
+        z = Piece(ZHU, text[:cut], loc.pos(0), resp=zhu_resp, target=target)
+        out.append(z)
+        report.boundary("jing|zhu", "delimiter", 1.0, z.pos)
+    if cut < len(text):
+        report.boundary("zhu|yinyi", "delimiter", 1.0, loc.pos(cut))
+        out += glosses(loc, cut, len(text), context + out, report)
+    return out

@@ -1,0 +1,145 @@
+"""What every 注疏 reader shares: 卷 lines, 疏 blocks, groups of units and their resolution.
+
+A layout module supplies only how its unit lines become units (`segment`) and when a line
+continues the unit before it (`continues`). The builder does the rest in one way for all layouts:
+a *group* is the run of units since the last 疏 and the 疏 blocks after it; when the group closes,
+its units are segmented and every 疏 lemma is resolved against them.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Callable
+
+from .. import persons
+from ..anchoring import resolve_group
+from ..chars import WHITESPACE
+from ..located import Located
+from ..model import Div, Document, Head, Meta, Pos, Shu, Unit, assign_ids
+from ..report import Report
+from ..shu import MARK, opens_body, parse_block, resp_for, starts_section
+from ..source import Source
+
+_NUM = "〇零一二三四五六七八九十百千两兩0-9"
+JUAN_LINE = re.compile(rf"^(?P<work>\S*?)卷(?:第)?(?P<n>[{_NUM}]+)(?:之[{_NUM}]+)?[上中下]?$")
+_WS = "".join(WHITESPACE)
+
+RawLine = tuple[int, int, str]                 # line number, column of first char, stripped text
+
+
+@dataclass
+class _Group:
+    units: list[list[RawLine]] = field(default_factory=list)
+    shus: list[Shu] = field(default_factory=list)
+
+
+class Builder:
+    def __init__(self, src: Source, report: Report, layout: str,
+                 segment: Callable[[list[list[RawLine]], "Builder"], list[Unit]],
+                 continues: Callable[[list[RawLine], str], bool]):
+        self.src, self.report, self.layout = src, report, layout
+        self.segment, self.continues = segment, continues
+        work = src.meta.get("work", "")
+        zhu, shu = persons.commentators(work)
+        self.zhu_resp = zhu or "zhengxuan"
+        self.shu_resp = shu or resp_for(src.text)
+        if not zhu:
+            report.warn("ZS-CONV-WORK", "work not named (give --work or a .meta.json sidecar); "
+                        "注 attributed to 鄭玄 by default")
+        self.divs: list[Div] = []
+        self.div: Div | None = None
+        self.group = _Group()
+        self.shu_loc: Located | None = None
+        self.shu_mark = ""
+        self.shu_mark_pos: Pos | None = None
+        self.seen_unit = False
+
+    # -- lines -------------------------------------------------------------------------------
+    def feed(self, text: str) -> None:
+        for n, raw in enumerate(text.split("\n"), 1):
+            self.line(n, raw)
+
+    def line(self, n: int, raw: str) -> None:
+        s = raw.strip(_WS)
+        col = len(raw) - len(raw.lstrip(_WS)) + 1
+        open_unit = self.group.units[-1] if self.group.units and not self.group.shus \
+            and self.shu_loc is None else None
+        if open_unit is not None and self.continues(open_unit, s):
+            open_unit.append((n, col, s))
+            return
+        if not s:
+            return
+        m = JUAN_LINE.match(s)
+        if m:
+            self.close_group()
+            self.div = Div("juan", Head(s, Pos(n, col)), n=m.group("n"))
+            self.divs.append(self.div)
+            return
+        m = MARK.match(s)
+        if m:
+            self.close_shu()
+            self.shu_mark, self.shu_mark_pos = m.group("mark"), Pos(n, col)
+            self.shu_loc = Located.of(s[m.end():], n, col + m.end())
+            return
+        if self.shu_loc is not None and self._continues_shu(s):
+            self.shu_loc.add(s, n, col)
+            return
+        self.close_shu()
+        if self.group.shus:
+            self.close_group()
+        self.group.units.append([(n, col, s)])
+
+    def _continues_shu(self, s: str) -> bool:
+        text = self.shu_loc.text
+        return (s.startswith("○") or opens_body(s) or starts_section(s)
+                or not text or bool(re.fullmatch(r"(?:注|註)?“[^“”]*”(?:至“[^“”]*”)?[。，]?○*", text)))
+
+    # -- blocks ------------------------------------------------------------------------------
+    def close_shu(self) -> None:
+        if self.shu_loc is None:
+            return
+        if not self.shu_loc.text:
+            self.report.warn("ZS-CONV-EMPTY-SHU", "[疏] with no text", self.shu_mark_pos)
+        shus = parse_block(self.shu_loc, self.shu_mark, self.shu_mark_pos) if self.shu_loc.text else \
+            [Shu(None, [], self.shu_mark_pos, mark=self.shu_mark)]
+        for s in shus:
+            s.resp = self.shu_resp
+        self.group.shus.extend(shus)
+        self.shu_loc = None
+
+    def close_group(self) -> None:
+        self.close_shu()
+        g, self.group = self.group, _Group()
+        if not g.units and not g.shus:
+            return
+        units = self.segment(g.units, self) if g.units else []
+        if units:
+            self.seen_unit = True
+        elif not self.seen_unit:
+            for s in g.shus:
+                s.detached = True
+                self.report.warn("ZS-CONV-DETACHED", "疏 before any 經 of the file (its heading lies "
+                                 "outside the file); kept, marked detached", s.pos)
+        resolve_group(units, g.shus, self.report)
+        if self.div is None:
+            self.div = Div("juan", None)
+            self.divs.append(self.div)
+        self.div.blocks.extend(units)
+        self.div.blocks.extend(g.shus)
+
+    def finish(self) -> Document:
+        self.close_group()
+        juan = next((d.head.text for d in self.divs if d.head is not None), "")
+        meta = Meta(self.src.basename, self.src.sha256, self.layout,
+                    work=self.src.meta.get("work", ""), juan=self.src.meta.get("juan", juan),
+                    section=self.src.meta.get("section", ""))
+        doc = Document(meta, self.divs)
+        used = set()
+        for b in doc.blocks():
+            if isinstance(b, Unit):
+                used.update(p.resp for p in b.pieces if p.resp)
+            elif isinstance(b, Shu) and b.resp:
+                used.add(b.resp)
+        meta.persons = sorted(used)
+        assign_ids(doc)
+        return doc

@@ -1,0 +1,103 @@
+"""Layout `paren`: 阮元-style 十三經注疏 e-texts with the 注 in full-width parentheses.
+
+    經 sentence。（注 ○音義）        one or more per line; the parenthesis may close on a later line
+    [疏]注“X”至“Y”○释曰：…          or ［疏］; sections separated by ○; lemma lines may stand alone
+    掌察。（阙。）                    a lost passage
+"""
+from __future__ import annotations
+
+import re
+
+from .. import pieces
+from ..located import Located
+from ..model import Piece, Pos, Unit
+from ..report import Report
+from ..source import Source
+from .common import Builder, RawLine
+
+NAME = "paren"
+DESCRIPTION = "注疏 with 注 in （…） after each 經 sentence and 音義 after ○ inside; [疏] lines"
+
+_PAREN = re.compile(r"[（()）]")
+_OPEN = "（("
+
+
+def sniff(text: str) -> tuple[float, str]:
+    lines = [l.strip() for l in text.split("\n") if l.strip()]
+    if not lines:
+        return 0.0, "empty"
+    with_note = sum(1 for l in lines if re.search(r"[。，；：、][（(][^）)]{2,}", l))
+    shu = sum(1 for l in lines if re.match(r"^[\[［][疏疎][\]］]", l))
+    score = min(1.0, (with_note + shu) / max(1, len(lines)) * 1.2) if with_note else 0.0
+    return score, f"{with_note} lines with a parenthesised note after a 經 sentence, {shu} [疏] lines"
+
+
+def _depth(lines: list[RawLine]) -> int:
+    d = 0
+    for _, _, s in lines:
+        for ch in _PAREN.findall(s):
+            d = d + 1 if ch in _OPEN else max(0, d - 1)
+    return d
+
+
+def continues(unit: list[RawLine], s: str) -> bool:
+    """Inside an open parenthesis every line belongs to the note; a line that opens with （
+    is the note of the 經 just before."""
+    return _depth(unit) > 0 or (bool(s) and s[0] in _OPEN)
+
+
+def segment(raw_units: list[list[RawLine]], b: Builder) -> list[Unit]:
+    return [_unit(lines, b.zhu_resp, b.report) for lines in raw_units]
+
+
+def _unit(lines: list[RawLine], zhu_resp: str, report: Report) -> Unit:
+    out: list[Piece] = []
+    jing = Located()
+    note: Located | None = None
+    depth, open_at = 0, None
+
+    def flush_jing():
+        nonlocal jing
+        p = pieces.jing(jing)
+        if p:
+            out.append(p)
+        jing = Located()
+
+    for n, col, s in lines:
+        pos = 0
+        for m in _PAREN.finditer(s):
+            chunk = s[pos:m.start()]
+            (jing if depth == 0 else note).add(chunk, n, col + pos)
+            pos = m.end()
+            if m.group() in _OPEN:
+                if depth == 0:
+                    flush_jing()
+                    note, open_at = Located(), (n, col + m.start())
+                depth += 1
+            elif depth == 0:
+                report.warn("ZS-CONV-PAREN", f"stray {m.group()} with no opening parenthesis; dropped "
+                            "as a delimiter", _p(n, col + m.start()))
+            else:
+                depth -= 1
+                if depth == 0:
+                    out.extend(pieces.note(note, out, zhu_resp, report))
+                    note = None
+        (jing if depth == 0 else note).add(s[pos:], n, col + pos)
+        if depth == 0:
+            flush_jing()
+    if depth:
+        report.warn("ZS-CONV-UNCLOSED", "（ never closed: the note runs to the end of its passage",
+                    _p(*open_at))
+        out.extend(pieces.note(note, out, zhu_resp, report))
+    first = lines[0]
+    return Unit(out, _p(first[0], first[1]))
+
+
+def _p(line: int, col: int) -> Pos:
+    return Pos(line, col)
+
+
+def read(src: Source, report: Report):
+    b = Builder(src, report, NAME, segment, continues)
+    b.feed(src.text)
+    return b.finish()

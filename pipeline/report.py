@@ -1,0 +1,76 @@
+"""The conversion report: warnings and the structural decisions a reader made, with positions."""
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+
+from .model import Pos
+
+
+@dataclass(slots=True)
+class Issue:
+    level: str                 # warning | error
+    code: str                  # stable id, e.g. ZS-CONV-LEMMA
+    message: str
+    line: int | None = None
+    col: int | None = None
+
+
+@dataclass(slots=True)
+class Boundary:
+    """Where a reader split layers, how it knew, and how sure it is (0–1)."""
+    kind: str                  # e.g. jing|zhu, zhu|yinyi, shu-target
+    method: str                # delimiter | lemma | cue
+    confidence: float
+    line: int
+    col: int
+    note: str = ""
+
+
+@dataclass
+class Report:
+    source: str
+    layout: str = ""
+    layout_reason: str = ""
+    issues: list[Issue] = field(default_factory=list)
+    boundaries: list[Boundary] = field(default_factory=list)
+    stats: dict = field(default_factory=dict)
+
+    def warn(self, code: str, message: str, pos: Pos | None = None) -> None:
+        self.issues.append(Issue("warning", code, message, pos.line if pos else None,
+                                 pos.col if pos else None))
+
+    def error(self, code: str, message: str, pos: Pos | None = None) -> None:
+        self.issues.append(Issue("error", code, message, pos.line if pos else None,
+                                 pos.col if pos else None))
+
+    def boundary(self, kind: str, method: str, confidence: float, pos: Pos, note: str = "") -> None:
+        self.boundaries.append(Boundary(kind, method, confidence, pos.line, pos.col, note))
+
+    @property
+    def warnings(self) -> list[Issue]:
+        return [i for i in self.issues if i.level == "warning"]
+
+    @property
+    def errors(self) -> list[Issue]:
+        return [i for i in self.issues if i.level == "error"]
+
+    def lines(self) -> list[str]:
+        """Human-readable `file:line:col: level: CODE: message` lines."""
+        out = []
+        for i in self.issues:
+            where = self.source + (f":{i.line}:{i.col}" if i.line is not None else "")
+            out.append(f"{where}: {i.level}: {i.code}: {i.message}")
+        return out
+
+    def to_dict(self) -> dict:
+        return {"source": self.source, "layout": self.layout, "layout_reason": self.layout_reason,
+                "stats": self.stats, "issues": [asdict(i) for i in self.issues],
+                "boundaries": [asdict(b) for b in self.boundaries]}
+
+
+def write_reports(reports: list[Report], path: str) -> None:
+    data = {"reports": [r.to_dict() for r in reports]}
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(data, f, ensure_ascii=False, indent=1, sort_keys=False)
+        f.write("\n")

@@ -1,0 +1,169 @@
+"""The rules a schema cannot state. Each has a stable id, documented in docs/rules.md.
+
+`check(tree)` yields (element, level, rule id, message). One pass builds the id index; each
+rule then looks only at the elements it concerns.
+"""
+from __future__ import annotations
+
+import unicodedata
+from typing import Iterator
+
+from .anchoring import matches
+
+TEI = "{http://www.tei-c.org/ns/1.0}"
+XML_ID = "{http://www.w3.org/XML/1998/namespace}id"
+POINTERS = ("target", "targetEnd", "corresp", "ref", "resp")
+
+RULES = {
+    "ZS-ID-001": "xml:id values are unique",
+    "ZS-PTR-001": "every pointer (@target, @targetEnd, @corresp, @ref, @resp) resolves to an xml:id in the file",
+    "ZS-TYPE-001": "note @type and @subtype come from the taxonomy declared in the header",
+    "ZS-SHU-001": "a 疏 lemma matches the start and end of the span it points at",
+    "ZS-SHU-002": "a 疏 that quotes a lemma points at a span (unless marked detached)",
+    "ZS-YINYI-001": "the head of a 音義 gloss occurs in the text it points at",
+    "ZS-TEXT-001": "text is in Unicode NFC",
+    "ZS-TEXT-002": "text has no U+FFFD replacement character",
+}
+
+
+def check(tree) -> Iterator[tuple]:
+    root = tree.getroot()
+    ids: dict[str, object] = {}
+    for el in root.iter():
+        xid = el.get(XML_ID)
+        if xid is None:
+            continue
+        if xid in ids:
+            yield el, "error", "ZS-ID-001", f"duplicate xml:id {xid!r}"
+        else:
+            ids[xid] = el
+    yield from _pointers(root, ids)
+    yield from _types(root)
+    body = root.find(f"{TEI}text/{TEI}body")
+    if body is None:
+        return
+    yield from _text(body)
+    for shu in body.iter(f"{TEI}note"):
+        t = shu.get("type")
+        if t == "shu":
+            yield from _shu(shu, ids)
+        elif t == "yinyi":
+            yield from _yinyi(shu, ids)
+
+
+def _pointers(root, ids) -> Iterator[tuple]:
+    for attr in POINTERS:
+        for el in root.xpath(f"//*[@{attr}]"):
+            for ref in el.get(attr).split():
+                if not ref.startswith("#") or ref[1:] not in ids:
+                    yield el, "error", "ZS-PTR-001", f"@{attr} {ref!r} does not resolve to an xml:id in this file"
+
+
+def _types(root) -> Iterator[tuple]:
+    declared = {c.get(XML_ID) for c in root.iterfind(f"{TEI}teiHeader//{TEI}taxonomy//{TEI}category")}
+    for el in root.iterfind(f"{TEI}text//{TEI}note"):
+        for attr in ("type", "subtype"):
+            v = el.get(attr)
+            if v is not None and v not in declared:
+                yield el, "error", "ZS-TYPE-001", f"note @{attr}={v!r} is not a category of the declared taxonomy"
+
+
+def _text(body) -> Iterator[tuple]:
+    for el in body.iter():
+        for s in (el.text, el.tail):
+            if not s:
+                continue
+            if "\ufffd" in s:
+                yield el, "error", "ZS-TEXT-002", "text contains U+FFFD (a character lost in decoding)"
+            if not s.isascii() and not unicodedata.is_normalized("NFC", s):
+                yield el, "error", "ZS-TEXT-001", "text is not in Unicode NFC"
+
+
+# -- spans ---------------------------------------------------------------------------------------
+
+
+def _layer(el, inherited: str | None) -> str | None:
+    local = el.tag[len(TEI):] if isinstance(el.tag, str) and el.tag.startswith(TEI) else ""
+    if local == "note":
+        return el.get("type")
+    if local == "gap":
+        return "que"
+    if local == "seg" and inherited in (None, "jing"):
+        return "jing"
+    return inherited
+
+
+def span_text(start, end, layer: str) -> str:
+    """The text of `layer` from the start of `start` to the end of `end` (elements or anchors),
+    walking the blocks between them in document order."""
+    first = start.getparent() if start.tag == f"{TEI}anchor" else start
+    block = next(first.iterancestors(f"{TEI}ab"), first)
+    end_is_anchor = end.tag == f"{TEI}anchor"
+    out: list[str] = []
+    on = False
+    while block is not None:
+        stack: list[str | None] = [None]
+        for ev, el in _walk(block):
+            if ev == "start":
+                lay = _layer(el, stack[-1])
+                stack.append(lay)
+                if el is start:
+                    on = True
+                if el is end and end_is_anchor:
+                    return "".join(out)
+                if on and el.text and lay == layer and el.tag != f"{TEI}anchor":
+                    out.append(el.text)
+            else:
+                stack.pop()
+                if el is end and not end_is_anchor:
+                    return "".join(out)
+                if on and el.tail and stack[-1] == layer and el is not block:
+                    out.append(el.tail)
+        block = block.getnext()
+    return "".join(out)
+
+
+def _walk(block):
+    from lxml import etree
+    return etree.iterwalk(block, events=("start", "end"))
+
+
+def _shu(note, ids) -> Iterator[tuple]:
+    label = note.find(f"{TEI}label[@type='chuwen']")
+    target = note.get("target")
+    if label is None:
+        return
+    if target is None:
+        if note.get("subtype") != "detached":
+            yield note, "warning", "ZS-SHU-002", "疏 quotes a lemma but points at no span"
+        return
+    start = ids.get(target[1:])
+    end = ids.get((note.get("targetEnd") or target)[1:])
+    if start is None or end is None:
+        return                                  # reported by ZS-PTR-001
+    quotes = ["".join(m.itertext()) for m in label.iterfind(f"{TEI}mentioned")]
+    if not quotes:
+        return
+    layer = "zhu" if "".join(label.itertext()).lstrip().startswith(("注", "註")) else "jing"
+    text = span_text(start, end, layer)
+    if not text:
+        other = "jing" if layer == "zhu" else "zhu"
+        text, layer = span_text(start, end, other), other
+    ok_start, ok_end = matches(text, quotes[0], "start"), matches(text, quotes[-1], "end")
+    if not (ok_start and ok_end):
+        which = "start" if not ok_start else "end"
+        yield note, "error", "ZS-SHU-001", (
+            f"lemma “{quotes[0] if which == 'start' else quotes[-1]}” does not match the {which} of "
+            f"its span ({text[:8] if which == 'start' else text[-8:]!r})")
+
+
+def _yinyi(note, ids) -> Iterator[tuple]:
+    term = note.find(f"{TEI}term")
+    target = note.get("target")
+    if term is None or not target or target[1:] not in ids:
+        return
+    head = "".join(term.itertext())
+    el = ids[target[1:]]
+    own = "".join(el.itertext())
+    if not matches(own, head, "anywhere"):
+        yield note, "warning", "ZS-YINYI-001", f"音義 head “{head}” does not occur in {target}"

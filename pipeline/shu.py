@@ -1,0 +1,85 @@
+"""疏 blocks: split a block into sections at each 出文 lemma and parse the lemma.
+
+A section opens with a lemma in one of its forms — `注“X”至“Y”`, `“X”至“Y”`, `注“whole”`, `“whole”`,
+with or without a trailing `。` — followed (after optional `○`) by 釋曰 / 正義曰. Inside a section
+`○` separates sub-sections; those opening with `“…”者` quote a narrower span (sub-lemmas), and
+are not new sections because no 釋曰/正義曰 follows their quote.
+"""
+from __future__ import annotations
+
+import re
+
+from .located import Located
+from .model import JING, ZHU, Chuwen, Para, Pos, Shu, Token
+
+MARK = re.compile(r"^[\[［]\s*(?P<mark>[疏疎])\s*[\]］]")
+OPENER = r"(?:释|釋)曰|正(?:义|義)曰"
+_LEMMA = (r"(?P<lemma>(?P<zhu>注|註)?“(?P<q1>[^“”○]{1,80})”"
+          r"(?:至“(?P<q2>[^“”○]{1,80})”)?(?P<tail>[。，]?))")
+SECTION = re.compile(r"(?:^|(?<=○))" + _LEMMA + r"(?=○*(?:" + OPENER + r")|$)")
+# Which commentator a 疏 opener belongs to: 賈公彥 writes 釋曰, 孔穎達 正義曰.
+OPENER_RESP = (("释曰", "jiagongyan"), ("釋曰", "jiagongyan"), ("正义曰", "kongyingda"),
+               ("正義曰", "kongyingda"))
+
+
+def chuwen_tokens(m: re.Match) -> list[Token]:
+    """The lemma as printed, with each quote as a 'mentioned' token; concatenates back exactly."""
+    out: list[Token] = []
+    if m.group("zhu"):
+        out.append(Token("text", m.group("zhu")))
+    out += [Token("text", "“"), Token("mentioned", m.group("q1")), Token("text", "”")]
+    if m.group("q2") is not None:
+        out += [Token("text", "至“"), Token("mentioned", m.group("q2")), Token("text", "”")]
+    if m.group("tail"):
+        out.append(Token("text", m.group("tail")))
+    return out
+
+
+def starts_section(text: str) -> bool:
+    """Does this text (a line's content) open a 疏 section: a lemma followed by an opener?"""
+    return bool(SECTION.match(text.lstrip("○")))
+
+
+def opens_body(text: str) -> bool:
+    return bool(re.match(r"○*(?:" + OPENER + ")", text))
+
+
+def parse_block(loc: Located, mark: str, mark_pos: Pos | None) -> list[Shu]:
+    """Sections of one 疏 block (the text after `[疏]`, joined over its lines)."""
+    text = loc.text
+    cuts = [m for m in SECTION.finditer(text)]
+    sections: list[Shu] = []
+    if not cuts or cuts[0].start() > 0:
+        end = cuts[0].start() if cuts else len(text)
+        shu = Shu(None, _paras(loc, 0, end), mark_pos or loc.pos(0), mark=mark)
+        sections.append(shu)
+    for i, m in enumerate(cuts):
+        end = cuts[i + 1].start() if i + 1 < len(cuts) else len(text)
+        quotes = [m.group("q1")] + ([m.group("q2")] if m.group("q2") is not None else [])
+        cw = Chuwen(ZHU if m.group("zhu") else JING, quotes, chuwen_tokens(m), loc.pos(m.start()))
+        shu = Shu(cw, _paras(loc, m.end(), end), loc.pos(m.start()),
+                  mark=mark if i == 0 and not sections else "")
+        sections.append(shu)
+    if mark_pos is not None:
+        sections[0].pos = mark_pos
+    return sections
+
+
+def _paras(loc: Located, start: int, end: int) -> list[Para]:
+    out, text, i = [], loc.text, start
+    while i < end:
+        j = text.find("○", i, end)
+        j = end if j == -1 else j
+        if j > i:
+            out.append(Para(text[i:j], loc.pos(i)))
+        i = j + 1
+    return out
+
+
+def resp_for(text: str) -> str | None:
+    """The 疏 author a document's openers point to (the most frequent one), if any."""
+    counts = {}
+    for opener, pid in OPENER_RESP:
+        counts[pid] = counts.get(pid, 0) + text.count(opener)
+    best = max(counts.items(), key=lambda kv: (kv[1], kv[0]))
+    return best[0] if best[1] else None

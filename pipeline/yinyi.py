@@ -1,0 +1,60 @@
+"""音義 glosses: split a run of 陸德明's glosses into items and mark their parts.
+
+`○闽，亡巾反，又音文。貉，亡百反。` → two glosses; in each, the glossed character(s) (`term`), 反切
+(`fanqie`), 直音 (`zhiyin`) and 如字 (`ruzi`) become tokens, the rest stays plain text.
+"""
+from __future__ import annotations
+
+import re
+
+from .model import Token
+
+_FANQIE = r"[^\s，。、；：“”○（）]{2}反"
+_ZHIYIN = r"音[^\s，。、；：“”○（）反]"
+_RUZI = r"如字"
+_PART = re.compile(f"(?P<fanqie>{_FANQIE})|(?P<ruzi>{_RUZI})|(?P<zhiyin>{_ZHIYIN})")
+# A gloss whose head is glued to its reading: 腐音辅, 大如字, 覆芳服反.
+_GLUED_HEAD = re.compile(f"^(.{{1,3}}?)(?={_RUZI}|{_ZHIYIN}|{_FANQIE})")
+_HEAD_SEP = "，,"
+
+
+def split_glosses(text: str) -> list[tuple[int, str]]:
+    """Split at each 。 outside quotation marks; return (offset, gloss) pairs covering `text`."""
+    items, start, depth = [], 0, 0
+    for i, ch in enumerate(text):
+        if ch in "“‘":
+            depth += 1
+        elif ch in "”’":
+            depth = max(0, depth - 1)
+        elif ch == "。" and depth == 0:
+            items.append((start, text[start:i + 1]))
+            start = i + 1
+    if start < len(text):
+        items.append((start, text[start:]))
+    return [(o, t) for o, t in items if t.strip()]
+
+
+def head_of(gloss: str) -> str:
+    """The glossed character(s), or '' when the gloss names none (e.g. a bare 下同)."""
+    for i, ch in enumerate(gloss[:7]):
+        if ch in _HEAD_SEP:
+            return gloss[:i] if i else ""
+    m = _GLUED_HEAD.match(gloss)
+    return m.group(1) if m else ""
+
+
+def tokenize(gloss: str) -> list[Token]:
+    """Tokens whose texts concatenate back to `gloss` exactly."""
+    tokens: list[Token] = []
+    head = head_of(gloss)
+    if head:
+        tokens.append(Token("term", head))
+    rest, pos = gloss[len(head):], 0
+    for m in _PART.finditer(rest):
+        if m.start() > pos:
+            tokens.append(Token("text", rest[pos:m.start()]))
+        tokens.append(Token(m.lastgroup, m.group()))
+        pos = m.end()
+    if pos < len(rest):
+        tokens.append(Token("text", rest[pos:]))
+    return tokens
