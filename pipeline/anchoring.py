@@ -6,6 +6,8 @@ starts or ends inside a piece gets an anchor there; a span that covers whole pie
 """
 from __future__ import annotations
 
+import bisect
+import re
 from dataclasses import dataclass
 
 from .chars import PLACEHOLDERS, PUNCTUATION, WHITESPACE
@@ -13,29 +15,48 @@ from .model import JING, ZHU, Piece, Pointable, Shu, Unit
 from .report import Report
 
 _SKIP = PUNCTUATION | WHITESPACE
+_SKIP_RUN = re.compile("[" + re.escape("".join(sorted(_SKIP))) + "]+")
 
 
 def squeeze(s: str) -> str:
     """The characters that lemma matching compares: no punctuation, no whitespace."""
-    return "".join(c for c in s if c not in _SKIP)
+    return _SKIP_RUN.sub("", s)
 
 
 @dataclass(slots=True)
 class Stream:
-    """The characters of some pieces, punctuation removed, each remembering where it came from."""
+    """The squeezed characters of some pieces, in order, and where each piece begins."""
     chars: str
-    where: list[tuple[int, int]]          # (piece index, offset in piece.text)
+    starts: list[int]                     # stream index of each piece's first character
     pieces: list[Piece]
 
     @classmethod
     def of(cls, pieces: list[Piece]) -> "Stream":
-        chars, where = [], []
-        for pi, p in enumerate(pieces):
-            for off, c in enumerate(p.text):
-                if c not in _SKIP:
-                    chars.append(c)
-                    where.append((pi, off))
-        return cls("".join(chars), where, pieces)
+        parts, starts, n = [], [], 0
+        for p in pieces:
+            q = squeeze(p.text)
+            starts.append(n)
+            parts.append(q)
+            n += len(q)
+        return cls("".join(parts), starts, pieces)
+
+    def where(self, i: int) -> tuple[int, int]:
+        """(piece index, offset in that piece's text) of stream character i."""
+        pi = bisect.bisect_right(self.starts, i) - 1
+        k = i - self.starts[pi]
+        for off, c in enumerate(self.pieces[pi].text):
+            if c not in _SKIP:
+                if k == 0:
+                    return pi, off
+                k -= 1
+        raise IndexError(i)
+
+    def at_piece_start(self, i: int) -> bool:
+        k = bisect.bisect_left(self.starts, i)
+        return k < len(self.starts) and self.starts[k] == i
+
+    def at_piece_end(self, i: int) -> bool:
+        return i == len(self.chars) - 1 or self.at_piece_start(i + 1)
 
 
 def _same(a: str, b: str) -> bool:
@@ -58,8 +79,24 @@ def find_all(hay: str, quote: str, lo: int = 0, hi: int | None = None,
     if exact or not fuzzy:
         return exact
     allowed = 1 if n >= 3 else 0
+    if not any(c in PLACEHOLDERS for c in quote) and not any(c in hay for c in PLACEHOLDERS):
+        # With one difference allowed, one half of the quote occurs exactly: look for the halves
+        # with str.find and verify only there.
+        if not allowed:
+            return []
+        h = n // 2
+        cands = set()
+        for part, shift in ((quote[:h], 0), (quote[h:], h)):
+            i = hay.find(part, lo, hi)
+            while i != -1:
+                if lo <= i - shift <= hi - n:
+                    cands.add(i - shift)
+                i = hay.find(part, i + 1, hi)
+        starts = sorted(cands)
+    else:
+        starts = range(lo, hi - n + 1)
     found = []
-    for s in range(lo, hi - n + 1):
+    for s in starts:
         bad = 0
         for k in range(n):
             if not _same(hay[s + k], quote[k]):
@@ -118,12 +155,7 @@ def locate(stream: Stream, quotes: list[str], lo: int = 0, hi: int | None = None
     if not starts:
         return None
 
-    def at_piece_start(i: int) -> bool:
-        return i == 0 or stream.where[i - 1][0] != stream.where[i][0]
-
-    def at_piece_end(i: int) -> bool:
-        return i == len(stream.where) - 1 or stream.where[i + 1][0] != stream.where[i][0]
-
+    at_piece_start, at_piece_end = stream.at_piece_start, stream.at_piece_end
     starts.sort(key=lambda s: (s[1], not at_piece_start(s[0]), s[0]))
     for s, bad in starts:
         if len(qs) == 1:
@@ -140,8 +172,8 @@ def locate(stream: Stream, quotes: list[str], lo: int = 0, hi: int | None = None
 
 
 def _span(stream: Stream, first: int, last: int, mismatches: int = 0) -> Span:
-    pi, off = stream.where[first]
-    pj, offj = stream.where[last]
+    pi, off = stream.where(first)
+    pj, offj = stream.where(last)
     a, b = stream.pieces[pi], stream.pieces[pj]
     start = _pointer(a, off, at_end=False)
     end = _pointer(b, offj + 1, at_end=True)
@@ -150,16 +182,21 @@ def _span(stream: Stream, first: int, last: int, mismatches: int = 0) -> Span:
     return Span(start, end, first, last, mismatches)
 
 
-def gloss_target(pieces: list[Piece], head: str) -> Piece | None:
-    """The piece whose text holds a 音義 head. 陸德明 glosses the 經 first and marks 注同 when the
-    注 shares the reading, so 經 pieces are searched before 注, each from the nearest back."""
+def gloss_candidates(pieces: list[Piece]) -> list[tuple[Piece, str]]:
+    """Where 音義 heads are looked for, in order, with their squeezed text. 陸德明 glosses the 經
+    first and marks 注同 when the 注 shares the reading, so 經 pieces come before 注, each from
+    the nearest back."""
+    return [(p, squeeze(p.text)) for p in reversed(pieces) if p.layer == JING] + \
+           [(p, squeeze(p.text)) for p in reversed(pieces) if p.layer == ZHU]
+
+
+def gloss_target(candidates: list[tuple[Piece, str]], head: str) -> Piece | None:
+    """The first candidate piece whose text holds the 音義 head."""
     q = squeeze(head)
     if not q:
         return None
-    ordered = [p for p in reversed(pieces) if p.layer == JING] + \
-              [p for p in reversed(pieces) if p.layer == ZHU]
-    for p in ordered:
-        if find_all(squeeze(p.text), q, fuzzy=len(q) > 1):
+    for p, text in candidates:
+        if find_all(text, q, fuzzy=len(q) > 1):
             return p
     return None
 

@@ -4,6 +4,7 @@ One table per idea, shared by readers, the lemma matcher, the writer and the val
 """
 from __future__ import annotations
 
+import re
 import unicodedata
 
 # Pure delimiters: they carry structure, not text, so the lossless invariant removes them.
@@ -47,13 +48,12 @@ def is_pua(ch: str) -> bool:
     return 0xE000 <= cp <= 0xF8FF or 0xF0000 <= cp <= 0x10FFFD
 
 
-def strip_ws(s: str) -> str:
-    return "".join(c for c in s if c not in WHITESPACE)
+_LOSSLESS = re.compile("[" + re.escape("".join(sorted(WHITESPACE | DELIMITERS))) + "]+")
 
 
 def lossless_form(s: str) -> str:
     """The source as the lossless invariant compares it: no whitespace, no pure delimiters."""
-    return "".join(c for c in s if c not in WHITESPACE and c not in DELIMITERS)
+    return _LOSSLESS.sub("", s)
 
 
 def normalize(s: str) -> str:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from . import yinyi
-from .anchoring import gloss_target
+from .anchoring import gloss_candidates, gloss_target
 from .located import Located
 from .model import JING, QUE, YINYI, ZHU, Piece
 from .report import Report
@@ -30,12 +30,13 @@ def glosses(loc: Located, start: int, end: int, context: list[Piece], report: Re
     """One 音義 piece per gloss in loc.text[start:end]; extra ○ inside separate glosses too."""
     out: list[Piece] = []
     text = loc.text
+    candidates = gloss_candidates(context)
     for chunk_start, chunk in _split_o(text, start, end):
         for off, g in yinyi.split_glosses(chunk):
             pos = loc.pos(chunk_start + off)
             piece = Piece(YINYI, g, pos, tokens=yinyi.tokenize(g), resp=LUDEMING)
             head = yinyi.head_of(g)
-            piece.target = gloss_target(context, head) if head else None
+            piece.target = gloss_target(candidates, head) if head else None
             if head and piece.target is None:
                 report.warn("ZS-CONV-GLOSS", f"音義 head “{head}” not found in the 經 or 注 it follows; "
                             "kept without a target", pos)

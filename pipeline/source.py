@@ -4,11 +4,13 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import unicodedata
 from dataclasses import dataclass, field
 
 from .errors import PipelineError
 
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 # Encodings tried, in order, when the file has no BOM and is not UTF-8.
 FALLBACK_ENCODINGS = ("gb18030", "big5")
 
@@ -50,7 +52,8 @@ def decode(data: bytes, name: str, encoding: str | None = None) -> str:
         if _looks_like_text(text):
             return text
     line = data[: utf8_error.start].count(b"\n") + 1
-    col = utf8_error.start - (data.rfind(b"\n", 0, utf8_error.start) + 1) + 1
+    line_start = data.rfind(b"\n", 0, utf8_error.start) + 1
+    col = len(data[line_start:utf8_error.start].decode("utf-8")) + 1    # in characters
     raise PipelineError(f"not a text file: invalid UTF-8 (byte 0x{data[utf8_error.start]:02x}) and no "
                         f"other known encoding fits", name, line, col)
 
@@ -75,8 +78,9 @@ def source_from_bytes(data: bytes, name: str, encoding: str | None = None,
                       meta: dict | None = None) -> Source:
     text = decode(data, name, encoding)
     text = text.replace("\r\n", "\n").replace("\r", "\n")
-    bad = next((i for i, c in enumerate(text) if unicodedata.category(c) == "Cc" and c not in "\n\t"), None)
-    if bad is not None:
+    m = _CONTROL.search(text)
+    if m:
+        bad = m.start()
         line = text.count("\n", 0, bad) + 1
         col = bad - (text.rfind("\n", 0, bad) + 1) + 1
         raise PipelineError(f"not a text file: control character U+{ord(text[bad]):04X}", name, line, col)

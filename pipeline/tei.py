@@ -66,6 +66,9 @@ class _Writer:
     # -- text ------------------------------------------------------------------------------------
     def put(self, parent, text: str) -> None:
         """Append text to `parent`, wrapping placeholders and PUA characters in a declared <g>."""
+        if _SPECIAL.search(text) is None:
+            self._append(parent, text)
+            return
         pos = 0
         for m in _SPECIAL.finditer(text):
             self._append(parent, text[pos:m.start()])

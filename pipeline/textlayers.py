@@ -1,6 +1,8 @@
 """Reading a layer's text back out of our TEI (`zhushu text`)."""
 from __future__ import annotations
 
+import re
+
 from lxml import etree
 
 TEI = "{http://www.tei-c.org/ns/1.0}"
@@ -47,8 +49,8 @@ def layer_text(root, layer: str) -> str:
     return "".join(layer_lines(root, layer))
 
 
-_WS = {ord(c): None for c in " \t\n\r\u00a0\u3000\ufeff"}
+_WS = re.compile("[ \t\n\r\u00a0\u3000\ufeff]+")
 
 
 def _strip(s: str) -> str:
-    return s.translate(_WS)
+    return _WS.sub("", s)

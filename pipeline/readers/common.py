@@ -39,13 +39,8 @@ class Builder:
                  continues: Callable[[list[RawLine], str], bool]):
         self.src, self.report, self.layout = src, report, layout
         self.segment, self.continues = segment, continues
-        work = src.meta.get("work", "")
-        zhu, shu = persons.commentators(work)
-        self.zhu_resp = zhu or "zhengxuan"
-        self.shu_resp = shu or resp_for(src.text)
-        if not zhu:
-            report.warn("ZS-CONV-WORK", "work not named (give --work or a .meta.json sidecar); "
-                        "注 attributed to 鄭玄 by default")
+        self.work = ""
+        self.set_work(src.meta.get("work", ""))
         self.divs: list[Div] = []
         self.div: Div | None = None
         self.group = _Group()
@@ -53,6 +48,15 @@ class Builder:
         self.shu_mark = ""
         self.shu_mark_pos: Pos | None = None
         self.seen_unit = False
+
+    def set_work(self, work: str) -> None:
+        """Name the work; its commentators follow from data/works.tsv. Without a known work the
+        注 is 鄭玄's (the 三禮 default) and the 疏 author is read off the openers (釋曰/正義曰)."""
+        self.work = work
+        zhu, shu = persons.commentators(work)
+        self.zhu_resp = zhu or "zhengxuan"
+        self.shu_resp = shu or resp_for(self.src.text)
+        self.work_known = zhu is not None
 
     # -- lines -------------------------------------------------------------------------------
     def feed(self, text: str) -> None:
@@ -72,6 +76,8 @@ class Builder:
         m = JUAN_LINE.match(s)
         if m:
             self.close_group()
+            if m.group("work") and not self.work:
+                self.set_work(m.group("work"))
             self.div = Div("juan", Head(s, Pos(n, col)), n=m.group("n"))
             self.divs.append(self.div)
             return
@@ -129,9 +135,13 @@ class Builder:
 
     def finish(self) -> Document:
         self.close_group()
-        juan = next((d.head.text for d in self.divs if d.head is not None), "")
+        if not self.work_known:
+            self.report.warn("ZS-CONV-WORK", "work not named or not in works.tsv (give --work or a "
+                             ".meta.json sidecar); 注 attributed to 鄭玄 by default")
+        juan = next((d.head.text[len(self.work):] if d.head.text.startswith(self.work) else
+                     d.head.text for d in self.divs if d.head is not None), "")
         meta = Meta(self.src.basename, self.src.sha256, self.layout,
-                    work=self.src.meta.get("work", ""), juan=self.src.meta.get("juan", juan),
+                    work=self.work, juan=self.src.meta.get("juan", juan),
                     section=self.src.meta.get("section", ""))
         doc = Document(meta, self.divs)
         used = set()

@@ -1,0 +1,40 @@
+# Zhushu — `make demo` and `make test` are all a new checkout needs (Debian/Ubuntu, Python >= 3.11).
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
+BUILD  := build
+
+.PHONY: demo test tei bench clean
+
+$(BIN)/python:
+	@sh scripts/make-venv.sh $(PYTHON) $(VENV)
+
+# Reinstall whenever pyproject.toml changes (the stamp name carries its checksum).
+$(STAMP): pyproject.toml | $(BIN)/python
+	@rm -f $(VENV)/.installed-*
+	$(BIN)/python -m pip install -q -e '.[test]'
+	@touch $@
+
+## demo: convert the bundled corpus, validate it, write the web edition into build/
+demo: $(STAMP)
+	@mkdir -p $(BUILD)
+	$(BIN)/zhushu convert corpus -o $(BUILD)/tei --report $(BUILD)/convert-report.json
+	$(BIN)/zhushu validate $(BUILD)/tei
+	$(BIN)/zhushu render html $(BUILD)/tei -o $(BUILD)/site
+	@echo "web edition: $(BUILD)/site/index.html"
+
+## test: the whole test suite (validates tei/ too)
+test: $(STAMP)
+	$(BIN)/python -m pytest
+
+## tei: regenerate the archival TEI in tei/ from corpus/ (review the diff before committing)
+tei: $(STAMP)
+	$(BIN)/zhushu convert corpus -o tei -q
+
+## bench: throughput of each stage on a >= 20 MB corpus (see docs/performance.md)
+bench: $(STAMP)
+	$(BIN)/python bench/run.py
+
+clean:
+	rm -rf $(BUILD) bench/out

@@ -1,0 +1,88 @@
+"""Throughput of each stage, on one core, on a corpus of >= 20 MB built by repeating the seeds.
+
+    python bench/run.py [--mb 20] [--out bench/out]
+
+Prints MB/s per stage (convert: MB of source text; validate and html: MB of TEI) and writes
+bench/out/results.json. Record the figures in docs/performance.md.
+"""
+from __future__ import annotations
+
+import argparse
+import glob
+import json
+import os
+import platform
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+
+
+def build_corpus(out: str, mb: float) -> list[str]:
+    """Files of about 1 MB, each a seed repeated; together at least `mb` MB."""
+    seeds = sorted(glob.glob(os.path.join(ROOT, "corpus", "*.txt")))
+    os.makedirs(out, exist_ok=True)
+    paths, total, i = [], 0, 0
+    while total < mb * 1e6:
+        seed = seeds[i % len(seeds)]
+        with open(seed, encoding="utf-8") as f:
+            text = f.read().rstrip("\n") + "\n\n"
+        reps = max(1, int(1e6 // len(text.encode())))
+        path = os.path.join(out, f"bench{i:03d}_{os.path.basename(seed)}")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text * reps)
+        meta = os.path.splitext(seed)[0] + ".meta.json"
+        if os.path.exists(meta):
+            with open(meta, encoding="utf-8") as f, \
+                    open(os.path.splitext(path)[0] + ".meta.json", "w", encoding="utf-8") as g:
+                g.write(f.read())
+        paths.append(path)
+        total += os.path.getsize(path)
+        i += 1
+    return paths
+
+
+def timed(label: str, nbytes: int, fn) -> dict:
+    t0 = time.perf_counter()
+    fn()
+    dt = time.perf_counter() - t0
+    r = {"stage": label, "mb": round(nbytes / 1e6, 2), "seconds": round(dt, 3),
+         "mb_per_s": round(nbytes / 1e6 / dt, 2)}
+    print(f"{label:10s} {r['mb']:8.2f} MB  {r['seconds']:8.3f} s  {r['mb_per_s']:7.2f} MB/s", flush=True)
+    return r
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--mb", type=float, default=20.0, help="corpus size in MB of source text")
+    ap.add_argument("--out", default=os.path.join(ROOT, "bench", "out"))
+    args = ap.parse_args()
+    src_dir, tei_dir, site = (os.path.join(args.out, d) for d in ("src", "tei", "site"))
+    sources = build_corpus(src_dir, args.mb)
+    src_bytes = sum(os.path.getsize(p) for p in sources)
+
+    from pipeline.convert import convert_file
+    from pipeline.render import render_html
+    from pipeline.validate import iter_issues, schema
+
+    os.makedirs(tei_dir, exist_ok=True)
+    teis = [os.path.join(tei_dir, os.path.splitext(os.path.basename(p))[0] + ".xml") for p in sources]
+    results = [timed("convert", src_bytes,
+                     lambda: [convert_file(s, t) for s, t in zip(sources, teis)])]
+    tei_bytes = sum(os.path.getsize(p) for p in teis)
+    schema()                                    # compile outside the timing, as a run does once
+    bad = []
+    results.append(timed("validate", tei_bytes,
+                         lambda: bad.extend(i for t in teis for i in iter_issues(t) if i.level != "warning")))
+    if bad:
+        print(f"warning: {len(bad)} validation errors, first: {bad[0]}", file=sys.stderr)
+    results.append(timed("html", tei_bytes, lambda: render_html(teis, site)))
+    info = {"python": platform.python_version(), "machine": platform.machine(),
+            "cpus": os.cpu_count(), "source_files": len(sources), "results": results}
+    with open(os.path.join(args.out, "results.json"), "w", encoding="utf-8") as f:
+        json.dump(info, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()

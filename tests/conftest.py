@@ -1,0 +1,39 @@
+import os
+import pathlib
+
+import pytest
+from click.testing import CliRunner
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+CORPUS = ROOT / "corpus"
+SHARED = ROOT.parent / "shared"
+TEI_ALL = SHARED / "tei-p5" / "tei_all.rng"
+SEED_004 = CORPUS / "004_788d901eea474415.txt"
+
+
+@pytest.fixture(scope="session")
+def tei_all():
+    """The official TEI P5 schema from ../shared; the one check skipped when it is absent."""
+    if not TEI_ALL.exists():
+        pytest.skip("../shared/tei-p5/tei_all.rng not present")
+    from lxml import etree
+    return etree.RelaxNG(etree.parse(str(TEI_ALL)))
+
+
+@pytest.fixture
+def run():
+    """Run the zhushu CLI in-process: run(args...) -> (exit code, stdout, stderr)."""
+    from pipeline.cli import main
+
+    def _run(*args, input=None):
+        r = CliRunner().invoke(main, [str(a) for a in args], input=input, catch_exceptions=False)
+        return r.exit_code, r.stdout, r.stderr
+    return _run
+
+
+@pytest.fixture(scope="session")
+def converted_004(tmp_path_factory):
+    from pipeline.convert import convert_file
+    out = tmp_path_factory.mktemp("tei") / "004.xml"
+    data, report = convert_file(str(SEED_004), str(out))
+    return out, data, report
