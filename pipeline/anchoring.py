@@ -196,8 +196,12 @@ def gloss_target(candidates: list[tuple[Piece, str]], head: str) -> Piece | None
     if not q:
         return None
     for p, text in candidates:
-        if find_all(text, q, fuzzy=len(q) > 1):
+        if q in text:
             return p
+    if len(q) > 1:                        # a variant or a placeholder in a longer head
+        for p, text in candidates:
+            if find_all(text, q):
+                return p
     return None
 
 
