@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 BUILD  := build
 
-.PHONY: demo test tei bench clean
+.PHONY: demo test tei docs bench clean
 
 $(BIN)/python:
 	@sh scripts/make-venv.sh $(PYTHON) $(VENV)
@@ -31,6 +31,10 @@ test: $(STAMP)
 ## tei: regenerate the archival TEI in tei/ from corpus/ (review the diff before committing)
 tei: $(STAMP)
 	$(BIN)/zhushu convert corpus -o tei -q
+
+## docs: regenerate docs/cli.md from the commands' --help
+docs: $(STAMP)
+	$(BIN)/python scripts/cli_docs.py > docs/cli.md
 
 ## bench: throughput of each stage on a >= 20 MB corpus (see docs/performance.md)
 bench: $(STAMP)

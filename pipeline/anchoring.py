@@ -108,10 +108,11 @@ def find_all(hay: str, quote: str, lo: int = 0, hi: int | None = None,
     return found
 
 
-def matches(text: str, quote: str, where: str) -> bool:
-    """Does squeezed `text` start (where='start'), end ('end') with or contain ('anywhere')
-    `quote`, tolerating one differing character in quotes of three or more? For the validator."""
-    t, q = squeeze(text), squeeze(quote)
+def matches(text: str, quote: str, where: str, squeezed: bool = False) -> bool:
+    """Does `text` start (where='start'), end ('end') with or contain ('anywhere') `quote`,
+    punctuation ignored, tolerating one differing character in quotes of three or more?
+    For the validator; `squeezed` says `text` is already without punctuation."""
+    t, q = (text if squeezed else squeeze(text)), squeeze(quote)
     if len(t) < len(q):
         return False
     if where == "anywhere":

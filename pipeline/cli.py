@@ -161,4 +161,4 @@ def render_html_cmd(paths, output):
     except PipelineError as e:
         _fail(e)
         sys.exit(EXIT_UNUSABLE)
-    click.echo(f"wrote {len(written)} pages to {output}", err=True)
+    click.echo(f"wrote {len(written) - 1} pages and index.html to {output}", err=True)

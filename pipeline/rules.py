@@ -8,7 +8,7 @@ from __future__ import annotations
 import unicodedata
 from typing import Iterator
 
-from .anchoring import matches
+from .anchoring import matches, squeeze
 
 TEI = "{http://www.tei-c.org/ns/1.0}"
 XML_ID = "{http://www.w3.org/XML/1998/namespace}id"
@@ -28,35 +28,48 @@ RULES = {
 
 def check(tree) -> Iterator[tuple]:
     root = tree.getroot()
+    # Only elements that carry an id are visited; the attribute results know their element.
     ids: dict[str, object] = {}
-    for el in root.iter():
-        xid = el.get(XML_ID)
-        if xid is None:
-            continue
-        if xid in ids:
-            yield el, "error", "ZS-ID-001", f"duplicate xml:id {xid!r}"
+    dups = []
+    for v in root.xpath("//@xml:id"):
+        el = v.getparent()
+        if v in ids:
+            dups.append((el, str(v)))
         else:
-            ids[xid] = el
+            ids[str(v)] = el
+    for el, xid in dups:
+        yield el, "error", "ZS-ID-001", f"duplicate xml:id {xid!r}"
     yield from _pointers(root, ids)
     yield from _types(root)
     body = root.find(f"{TEI}text/{TEI}body")
     if body is None:
         return
     yield from _text(body)
-    for shu in body.iter(f"{TEI}note"):
-        t = shu.get("type")
+    squeezed: dict[str, str] = {}
+    for note in body.iter(f"{TEI}note"):
+        t = note.get("type")
         if t == "shu":
-            yield from _shu(shu, ids)
+            yield from _shu(note, ids)
         elif t == "yinyi":
-            yield from _yinyi(shu, ids)
+            yield from _yinyi(note, ids, squeezed)
+
+
+_POINTER_XPATH = "|".join(f"//@{a}" for a in POINTERS)
 
 
 def _pointers(root, ids) -> Iterator[tuple]:
-    for attr in POINTERS:
-        for el in root.xpath(f"//*[@{attr}]"):
-            for ref in el.get(attr).split():
-                if not ref.startswith("#") or ref[1:] not in ids:
-                    yield el, "error", "ZS-PTR-001", f"@{attr} {ref!r} does not resolve to an xml:id in this file"
+    seen: set[str] = set()                 # values already known to resolve
+    for v in root.xpath(_POINTER_XPATH):
+        if v in seen:
+            continue
+        refs = v.split()
+        if all(r.startswith("#") and r[1:] in ids for r in refs):
+            seen.add(str(v))
+            continue
+        for ref in refs:
+            if not ref.startswith("#") or ref[1:] not in ids:
+                yield (v.getparent(), "error", "ZS-PTR-001",
+                       f"@{v.attrname} {ref!r} does not resolve to an xml:id in this file")
 
 
 def _types(root) -> Iterator[tuple]:
@@ -69,13 +82,19 @@ def _types(root) -> Iterator[tuple]:
 
 
 def _text(body) -> Iterator[tuple]:
+    # One check over the whole text first; elements are visited only when it fails.
+    whole = "".join(body.itertext())
+    bad_char = "\ufffd" in whole
+    bad_nfc = not unicodedata.is_normalized("NFC", whole)
+    if not (bad_char or bad_nfc):
+        return
     for el in body.iter():
         for s in (el.text, el.tail):
             if not s:
                 continue
-            if "\ufffd" in s:
+            if bad_char and "\ufffd" in s:
                 yield el, "error", "ZS-TEXT-002", "text contains U+FFFD (a character lost in decoding)"
-            if not s.isascii() and not unicodedata.is_normalized("NFC", s):
+            if bad_nfc and not unicodedata.is_normalized("NFC", s):
                 yield el, "error", "ZS-TEXT-001", "text is not in Unicode NFC"
 
 
@@ -149,7 +168,9 @@ def _shu(note, ids) -> Iterator[tuple]:
     if not text:
         other = "jing" if layer == "zhu" else "zhu"
         text, layer = span_text(start, end, other), other
-    ok_start, ok_end = matches(text, quotes[0], "start"), matches(text, quotes[-1], "end")
+    squeezed = squeeze(text)
+    ok_start, ok_end = (matches(squeezed, quotes[0], "start", squeezed=True),
+                        matches(squeezed, quotes[-1], "end", squeezed=True))
     if not (ok_start and ok_end):
         which = "start" if not ok_start else "end"
         yield note, "error", "ZS-SHU-001", (
@@ -157,13 +178,14 @@ def _shu(note, ids) -> Iterator[tuple]:
             f"its span ({text[:8] if which == 'start' else text[-8:]!r})")
 
 
-def _yinyi(note, ids) -> Iterator[tuple]:
+def _yinyi(note, ids, squeezed: dict[str, str]) -> Iterator[tuple]:
     term = note.find(f"{TEI}term")
     target = note.get("target")
     if term is None or not target or target[1:] not in ids:
         return
     head = "".join(term.itertext())
-    el = ids[target[1:]]
-    own = "".join(el.itertext())
-    if not matches(own, head, "anywhere"):
+    own = squeezed.get(target)
+    if own is None:
+        own = squeezed[target] = squeeze("".join(ids[target[1:]].itertext()))
+    if not matches(own, head, "anywhere", squeezed=True):
         yield note, "warning", "ZS-YINYI-001", f"音義 head “{head}” does not occur in {target}"

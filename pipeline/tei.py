@@ -127,7 +127,7 @@ class _Writer:
 
     def que(self, ab, p: Piece) -> None:
         gap = _el(ab, "gap", reason="lost", xml_id=p.id)
-        self.put(_el(gap, "desc", type=QUE), p.text)
+        _el(gap, "desc", p.text, type=QUE)         # TEI's desc admits no <g>: plain text
 
     PIECES = {JING: jing, ZHU: note_piece, YINYI: note_piece, QUE: que}
 
@@ -147,7 +147,9 @@ class _Writer:
         self.put(_el(parent, "head", type=h.kind), h.text)
         parent[-1].tail = "\n"
 
-    BLOCKS = {Unit: unit, Shu: shu, Head: head}
+    # A Head only opens a div (TEI admits no head between blocks); mid-div headings will open
+    # nested section divs when a layout needs them.
+    BLOCKS = {Unit: unit, Shu: shu}
 
     def div(self, parent, d: Div) -> None:
         e = _el(parent, "div", type=d.kind, n=d.n or None, xml_id=d.id)
@@ -175,10 +177,14 @@ class _Writer:
         for d in self.doc.divs:
             self.div(body, d)
         self.header(header)
-        self.people(stand_off)
         etree.indent(header, level=1)
-        etree.indent(stand_off, level=1)
-        root.text = header.tail = stand_off.tail = "\n"
+        root.text = header.tail = "\n"
+        if self.doc.meta.persons:              # TEI forbids an empty listPerson
+            self.people(stand_off)
+            etree.indent(stand_off, level=1)
+            stand_off.tail = "\n"
+        else:
+            root.remove(stand_off)
         text.text = "\n"
         text.tail = "\n"
         return root

@@ -1,0 +1,340 @@
+<?xml version="1.0" encoding="UTF-8"?>
+<!--
+  Layer logic shared by every Zhushu rendering (html.xsl now, a print stylesheet later).
+
+  It knows which TEI element belongs to which layer (經 注 音義 疏 阙), how a 疏 points at the span
+  it explains, and the titles and commentators of a file. It produces no output markup of its own:
+  the importing stylesheet overrides the named templates zs:unit, zs:inline, zs:run, zs:shu and
+  zs:juan (the hooks), which receive everything already worked out as typed parameters.
+
+  Pointers are trusted only as same-document fragments: a @target or @targetEnd token that does not
+  start with '#', or names no element of the file, is dropped here, so no renderer can turn one
+  into a link elsewhere.
+-->
+<xsl:stylesheet version="3.0"
+    xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
+    xmlns:xs="http://www.w3.org/2001/XMLSchema"
+    xmlns:map="http://www.w3.org/2005/xpath-functions/map"
+    xmlns:tei="http://www.tei-c.org/ns/1.0"
+    xmlns:zs="urn:zhushu"
+    exclude-result-prefixes="#all">
+
+  <!-- Unknown elements still show their text: nothing of the source may silently vanish. -->
+  <xsl:mode on-no-match="text-only-copy"/>
+
+  <!-- The layers in reading order; also the order commentators are credited in. -->
+  <xsl:variable name="zs:layers" as="xs:string+" select="('jing', 'zhu', 'yinyi', 'shu')"/>
+
+  <!-- The 疏 notes that touch each piece (seg, inline note, gap), indexed once per document. -->
+  <xsl:key name="zs:shu-by-piece" match="tei:note[@type = 'shu']" use="zs:shu-covers(.)"/>
+  <!-- Notes by the person they are credited to, for the list of commentators. -->
+  <xsl:key name="zs:note-by-resp" match="tei:note[@resp]" use="zs:local-ids(@resp)"/>
+  <!-- Declared glyphs, for a readable name of a placeholder character. -->
+  <xsl:key name="zs:glyph" match="tei:charDecl/tei:glyph | tei:charDecl/tei:char" use="@xml:id"/>
+
+  <!-- ===== pointers ============================================================================ -->
+
+  <!-- The ids named by the same-document pointers ("#x") among $pointers; other tokens are dropped. -->
+  <xsl:function name="zs:local-ids" as="xs:string*">
+    <!-- $pointers: a TEI pointer attribute value, possibly several whitespace-separated pointers -->
+    <xsl:param name="pointers" as="xs:string?"/>
+    <xsl:sequence select="tokenize($pointers)[starts-with(., '#')]!substring(., 2)[. castable as xs:NCName]"/>
+  </xsl:function>
+
+  <!-- The element named by the first same-document pointer in $pointer, if it exists in $doc. -->
+  <xsl:function name="zs:resolve" as="element()?">
+    <!-- $pointer: a TEI pointer attribute (@target, @targetEnd, @ref), or nothing -->
+    <xsl:param name="pointer" as="attribute()?"/>
+    <xsl:sequence select="let $id := zs:local-ids($pointer)[1]
+                          return if (exists($id)) then id($id, root($pointer))[1] else ()"/>
+  </xsl:function>
+
+  <!-- ===== layers ============================================================================== -->
+
+  <!-- A piece: a direct child of a unit that carries text of one layer. -->
+  <xsl:function name="zs:is-piece" as="xs:boolean">
+    <!-- $e: any element -->
+    <xsl:param name="e" as="element()"/>
+    <xsl:sequence select="exists($e/parent::tei:ab) and exists($e/@xml:id)"/>
+  </xsl:function>
+
+  <!-- The layer of a piece or block: jing, zhu, yinyi, shu, que (a lost passage), or '' if none. -->
+  <xsl:function name="zs:layer" as="xs:string">
+    <!-- $e: a seg, note or gap of the body -->
+    <xsl:param name="e" as="element()"/>
+    <xsl:sequence select="
+        if ($e/self::tei:seg[parent::tei:ab]) then 'jing'
+        else if ($e/self::tei:gap) then 'que'
+        else if ($e/self::tei:note[@type = ('zhu', 'yinyi', 'shu')]) then string($e/@type)
+        else ''"/>
+  </xsl:function>
+
+  <!-- The piece an element lies in (itself for a piece, the enclosing one for an anchor). -->
+  <xsl:function name="zs:piece-of" as="element()?">
+    <!-- $e: a piece or anything inside one -->
+    <xsl:param name="e" as="element()?"/>
+    <xsl:sequence select="$e/ancestor-or-self::*[parent::tei:ab][@xml:id][1]"/>
+  </xsl:function>
+
+  <!-- ===== the span a 疏 explains ============================================================== -->
+
+  <!-- Where the span starts: a piece (its start) or an anchor (that point). -->
+  <xsl:function name="zs:shu-start" as="element()?">
+    <!-- $shu: a note[@type='shu'] -->
+    <xsl:param name="shu" as="element(tei:note)"/>
+    <xsl:sequence select="zs:resolve($shu/@target)"/>
+  </xsl:function>
+
+  <!-- Where the span ends: a piece (its end) or an anchor (that point); the start piece if unset. -->
+  <xsl:function name="zs:shu-end" as="element()?">
+    <!-- $shu: a note[@type='shu'] -->
+    <xsl:param name="shu" as="element(tei:note)"/>
+    <xsl:variable name="start" as="element()?" select="zs:shu-start($shu)"/>
+    <xsl:variable name="end" as="element()?" select="zs:resolve($shu/@targetEnd)"/>
+    <!-- An end before the start is an encoding error: fall back to the start alone. -->
+    <xsl:sequence select="if (exists($end) and exists($start) and not($end &lt;&lt; $start))
+                          then $end else $start"/>
+  </xsl:function>
+
+  <!-- The pieces (seg, inline note, gap) the 疏 touches, in document order: whole or in part. -->
+  <xsl:function name="zs:shu-pieces" as="element()*">
+    <!-- $shu: a note[@type='shu'] -->
+    <xsl:param name="shu" as="element(tei:note)"/>
+    <xsl:variable name="first" as="element()?" select="zs:piece-of(zs:shu-start($shu))"/>
+    <xsl:variable name="last" as="element()?" select="zs:piece-of(zs:shu-end($shu))"/>
+    <xsl:choose>
+      <xsl:when test="empty($first) or empty($last)"/>
+      <xsl:when test="$first is $last">
+        <xsl:sequence select="$first"/>
+      </xsl:when>
+      <xsl:otherwise>
+        <!-- Walk forward and stop at the last piece: a span is short, a file may be long. -->
+        <xsl:sequence select="$first"/>
+        <xsl:iterate select="$first/following::*[parent::tei:ab][@xml:id]">
+          <xsl:sequence select="."/>
+          <xsl:if test=". is $last">
+            <xsl:break/>
+          </xsl:if>
+        </xsl:iterate>
+      </xsl:otherwise>
+    </xsl:choose>
+  </xsl:function>
+
+  <!-- The ids of the pieces a 疏 covers (whole or in part): what a reader should see highlighted. -->
+  <xsl:function name="zs:shu-covers" as="xs:string*">
+    <!-- $shu: a note[@type='shu'] -->
+    <xsl:param name="shu" as="element(tei:note)"/>
+    <xsl:sequence select="zs:shu-pieces($shu)/@xml:id!string()"/>
+  </xsl:function>
+
+  <!-- Whether a node lies inside the span of a 疏, to the character: for pieces only partly covered. -->
+  <xsl:function name="zs:in-span" as="xs:boolean">
+    <!-- $shu: a note[@type='shu'] -->
+    <xsl:param name="shu" as="element(tei:note)"/>
+    <!-- $node: a text node (or element) inside a piece -->
+    <xsl:param name="node" as="node()"/>
+    <xsl:variable name="start" as="element()?" select="zs:shu-start($shu)"/>
+    <xsl:variable name="end" as="element()?" select="zs:shu-end($shu)"/>
+    <!-- Document order does it: an element's start precedes its content, and an anchor is a point. -->
+    <xsl:sequence select="exists($start) and $node &gt;&gt; $start
+                          and ($node &lt;&lt; $end or exists(($end except $end/self::tei:anchor) intersect $node/ancestor::*))"/>
+  </xsl:function>
+
+  <!-- Whether some 疏 starts or ends at an anchor inside this piece, i.e. covers only part of it. -->
+  <xsl:function name="zs:partly-covered" as="xs:boolean">
+    <!-- $piece: a seg, inline note or gap of a unit -->
+    <xsl:param name="piece" as="element()"/>
+    <xsl:sequence select="some $s in zs:shus-of($piece) satisfies
+                          exists((zs:shu-start($s), zs:shu-end($s))[self::tei:anchor]/ancestor::* intersect $piece)"/>
+  </xsl:function>
+
+  <!-- The 疏 notes that touch a piece, in document order. -->
+  <xsl:function name="zs:shus-of" as="element(tei:note)*">
+    <!-- $piece: a seg, inline note or gap of a unit -->
+    <xsl:param name="piece" as="element()"/>
+    <xsl:sequence select="if ($piece/@xml:id) then key('zs:shu-by-piece', string($piece/@xml:id), root($piece)) else ()"/>
+  </xsl:function>
+
+  <!-- ===== titles and people =================================================================== -->
+
+  <!-- The title of the file: the main title, else work and juan, else a placeholder. -->
+  <xsl:function name="zs:title" as="xs:string">
+    <!-- $doc: the TEI document (any node of it) -->
+    <xsl:param name="doc" as="node()"/>
+    <xsl:variable name="ts" select="root($doc)/tei:TEI/tei:teiHeader/tei:fileDesc/tei:titleStmt"/>
+    <xsl:variable name="main" as="xs:string" select="normalize-space(string($ts/tei:title[@type = 'main'][1]))"/>
+    <xsl:sequence select="if ($main) then $main
+                          else (string-join((zs:work($doc), zs:juan($doc))[.], ' ')[.], '未題名')[1]"/>
+  </xsl:function>
+
+  <!-- The work (e.g. 周禮注疏), or '' if not given. -->
+  <xsl:function name="zs:work" as="xs:string">
+    <!-- $doc: the TEI document (any node of it) -->
+    <xsl:param name="doc" as="node()"/>
+    <xsl:sequence select="normalize-space(string(root($doc)/tei:TEI/tei:teiHeader/tei:fileDesc
+                          /tei:titleStmt/tei:title[@type = 'work'][1]))"/>
+  </xsl:function>
+
+  <!-- The juan (e.g. 卷三十八), or '' if not given. -->
+  <xsl:function name="zs:juan" as="xs:string">
+    <!-- $doc: the TEI document (any node of it) -->
+    <xsl:param name="doc" as="node()"/>
+    <xsl:sequence select="normalize-space(string(root($doc)/tei:TEI/tei:teiHeader/tei:fileDesc
+                          /tei:titleStmt/tei:title[@type = 'juan'][1]))"/>
+  </xsl:function>
+
+  <!-- The commentators as maps {id, name, layers}, in layer order (注 before 音義 before 疏). -->
+  <xsl:function name="zs:commentators" as="map(xs:string, item()*)*">
+    <!-- $doc: the TEI document (any node of it) -->
+    <xsl:param name="doc" as="node()"/>
+    <xsl:variable name="people" as="map(xs:string, item()*)*">
+      <xsl:for-each select="root($doc)/tei:TEI/tei:standOff/tei:listPerson/tei:person[@xml:id]">
+        <xsl:variable name="layers" as="xs:string*"
+                      select="let $used := distinct-values(key('zs:note-by-resp', string(@xml:id))/@type)
+                              return $zs:layers[. = $used]"/>
+        <xsl:variable name="full" as="xs:string" select="normalize-space(tei:persName[@type = 'full'][1])"/>
+        <xsl:sequence select="map{'id': string(@xml:id),
+                                  'name': if ($full) then $full else normalize-space(tei:persName[1]),
+                                  'layers': $layers}"/>
+      </xsl:for-each>
+    </xsl:variable>
+    <xsl:sequence select="for $l in $zs:layers, $p in $people[?layers[1] = $l] return $p"/>
+  </xsl:function>
+
+  <!-- The conventional name of a layer's text, for headings and credits. -->
+  <xsl:function name="zs:layer-name" as="xs:string">
+    <!-- $layer: jing, zhu, yinyi, shu or que -->
+    <xsl:param name="layer" as="xs:string"/>
+    <xsl:sequence select="(map{'jing': '經', 'zhu': '注', 'yinyi': '音義', 'shu': '疏', 'que': '阙'}($layer), $layer)[1]"/>
+  </xsl:function>
+
+  <!-- ===== structure: the hooks are called from here ========================================== -->
+
+  <xsl:template match="tei:div">
+    <xsl:call-template name="zs:juan">
+      <xsl:with-param name="id" select="string(@xml:id)"/>
+      <xsl:with-param name="head" select="tei:head"/>
+      <!-- Each unit with the 疏 that follow it; 疏 before any unit (detached ones) form a group alone. -->
+      <xsl:with-param name="groups" as="array(element()*)*">
+        <xsl:for-each-group select="* except tei:head" group-starting-with="tei:ab">
+          <xsl:sequence select="array{current-group()}"/>
+        </xsl:for-each-group>
+      </xsl:with-param>
+    </xsl:call-template>
+  </xsl:template>
+
+  <xsl:template match="tei:ab">
+    <xsl:call-template name="zs:unit">
+      <xsl:with-param name="id" select="string(@xml:id)"/>
+    </xsl:call-template>
+  </xsl:template>
+
+  <xsl:template match="tei:ab/*[zs:is-piece(.)]">
+    <xsl:variable name="shus" as="element(tei:note)*" select="zs:shus-of(.)"/>
+    <xsl:call-template name="zs:inline">
+      <xsl:with-param name="layer" select="zs:layer(.)"/>
+      <xsl:with-param name="id" select="string(@xml:id)"/>
+      <xsl:with-param name="shus" select="$shus/@xml:id!string()"/>
+      <xsl:with-param name="partly" tunnel="yes" select="exists($shus) and zs:partly-covered(.)"/>
+    </xsl:call-template>
+  </xsl:template>
+
+  <!-- Text of a partly covered piece is cut at the anchors, each run knowing which 疏 cover it. -->
+  <xsl:template match="tei:ab//text()">
+    <xsl:param name="partly" as="xs:boolean" tunnel="yes" select="false()"/>
+    <xsl:choose>
+      <xsl:when test="$partly">
+        <xsl:variable name="here" select="."/>
+        <xsl:call-template name="zs:run">
+          <xsl:with-param name="shus" select="zs:shus-of(zs:piece-of(..))[zs:in-span(., $here)]/@xml:id!string()"/>
+        </xsl:call-template>
+      </xsl:when>
+      <xsl:otherwise>
+        <xsl:value-of select="."/>
+      </xsl:otherwise>
+    </xsl:choose>
+  </xsl:template>
+
+  <xsl:template match="tei:note[@type = 'shu']">
+    <xsl:variable name="start" as="element()?" select="zs:shu-start(.)"/>
+    <xsl:variable name="end" as="element()?" select="zs:shu-end(.)"/>
+    <xsl:call-template name="zs:shu">
+      <xsl:with-param name="id" select="string(@xml:id)"/>
+      <xsl:with-param name="target" select="string($start/@xml:id)"/>
+      <xsl:with-param name="target-end" select="if ($end is $start) then '' else string($end/@xml:id)"/>
+      <xsl:with-param name="covers" select="zs:shu-covers(.)"/>
+      <xsl:with-param name="detached" select="@subtype = 'detached'"/>
+    </xsl:call-template>
+  </xsl:template>
+
+  <!-- Any other element with an id: the renderer must keep the id, whatever else it does. -->
+  <xsl:template match="tei:*[@xml:id]" priority="-1">
+    <xsl:call-template name="zs:other">
+      <xsl:with-param name="id" select="string(@xml:id)"/>
+    </xsl:call-template>
+  </xsl:template>
+
+  <!-- The header is metadata, reached only through the functions above. -->
+  <xsl:template match="tei:teiHeader | tei:standOff"/>
+
+  <!-- ===== default hooks: plain text, overridden by the importing stylesheet ==================== -->
+
+  <!-- One juan: its head and its groups (a unit and its 疏). -->
+  <xsl:template name="zs:juan">
+    <!-- $id: the div's xml:id, '' if none -->
+    <xsl:param name="id" as="xs:string"/>
+    <!-- $head: the juan heading, if any -->
+    <xsl:param name="head" as="element(tei:head)*"/>
+    <!-- $groups: one array per unit, holding the ab and the 疏 notes after it -->
+    <xsl:param name="groups" as="array(element()*)*"/>
+    <xsl:apply-templates select="$head, $groups?*"/>
+  </xsl:template>
+
+  <!-- One unit (ab): the context item; its pieces in order. -->
+  <xsl:template name="zs:unit">
+    <!-- $id: the unit's xml:id -->
+    <xsl:param name="id" as="xs:string"/>
+    <xsl:apply-templates/>
+  </xsl:template>
+
+  <!-- One piece of a unit: the context item. -->
+  <xsl:template name="zs:inline">
+    <!-- $layer: jing, zhu, yinyi or que -->
+    <xsl:param name="layer" as="xs:string"/>
+    <!-- $id: the piece's xml:id -->
+    <xsl:param name="id" as="xs:string"/>
+    <!-- $shus: ids of the 疏 that explain this piece, whole or in part -->
+    <xsl:param name="shus" as="xs:string*"/>
+    <xsl:apply-templates/>
+  </xsl:template>
+
+  <!-- A run of text in a partly covered piece: the context item. -->
+  <xsl:template name="zs:run">
+    <!-- $shus: ids of the 疏 whose span includes this run -->
+    <xsl:param name="shus" as="xs:string*"/>
+    <xsl:value-of select="."/>
+  </xsl:template>
+
+  <!-- An element with an id that no other hook renders: the context item. -->
+  <xsl:template name="zs:other">
+    <!-- $id: its xml:id -->
+    <xsl:param name="id" as="xs:string"/>
+    <xsl:apply-templates/>
+  </xsl:template>
+
+  <!-- One 疏 block: the context item. -->
+  <xsl:template name="zs:shu">
+    <!-- $id: the note's xml:id -->
+    <xsl:param name="id" as="xs:string"/>
+    <!-- $target: id of the element (piece or anchor) where its span starts, '' if unresolved -->
+    <xsl:param name="target" as="xs:string"/>
+    <!-- $target-end: id where the span ends, '' if the span is $target alone -->
+    <xsl:param name="target-end" as="xs:string"/>
+    <!-- $covers: ids of the pieces the span touches -->
+    <xsl:param name="covers" as="xs:string*"/>
+    <!-- $detached: true if its 出文 lies outside this file (then $target is '') -->
+    <xsl:param name="detached" as="xs:boolean"/>
+    <xsl:apply-templates/>
+  </xsl:template>
+
+</xsl:stylesheet>
