@@ -116,7 +116,7 @@ def matches(text: str, quote: str, where: str, squeezed: bool = False) -> bool:
     if len(t) < len(q):
         return False
     if where == "anywhere":
-        return bool(find_all(t, q, fuzzy=len(q) > 1))
+        return q in t or bool(find_all(t, q, fuzzy=len(q) > 1))
     t = t[: len(q)] if where == "start" else t[len(t) - len(q):]
     bad = sum(1 for a, b in zip(t, q) if not _same(a, b))
     return bad <= (1 if len(q) >= 3 else 0)

@@ -8,6 +8,8 @@ from __future__ import annotations
 import unicodedata
 from typing import Iterator
 
+from lxml import etree
+
 from .anchoring import matches, squeeze
 
 TEI = "{http://www.tei-c.org/ns/1.0}"
@@ -54,22 +56,23 @@ def check(tree) -> Iterator[tuple]:
             yield from _yinyi(note, ids, squeezed)
 
 
-_POINTER_XPATH = "|".join(f"//@{a}" for a in POINTERS)
+# One plain-string XPath per attribute: several times faster than a union with smart strings.
+_POINTER_XPATHS = {a: etree.XPath(f"//@{a}", smart_strings=False) for a in POINTERS}
 
 
 def _pointers(root, ids) -> Iterator[tuple]:
-    seen: set[str] = set()                 # values already known to resolve
-    for v in root.xpath(_POINTER_XPATH):
-        if v in seen:
+    for attr, values in _POINTER_XPATHS.items():
+        bad = {v for v in set(values(root))
+               if not all(r.startswith("#") and r[1:] in ids for r in v.split())}
+        if not bad:
             continue
-        refs = v.split()
-        if all(r.startswith("#") and r[1:] in ids for r in refs):
-            seen.add(str(v))
-            continue
-        for ref in refs:
-            if not ref.startswith("#") or ref[1:] not in ids:
-                yield (v.getparent(), "error", "ZS-PTR-001",
-                       f"@{v.attrname} {ref!r} does not resolve to an xml:id in this file")
+        for el in root.iterfind(f".//*[@{attr}]"):
+            v = el.get(attr)
+            if v in bad:
+                for ref in v.split():
+                    if not ref.startswith("#") or ref[1:] not in ids:
+                        yield (el, "error", "ZS-PTR-001",
+                               f"@{attr} {ref!r} does not resolve to an xml:id in this file")
 
 
 def _types(root) -> Iterator[tuple]:
@@ -115,6 +118,8 @@ def _layer(el, inherited: str | None) -> str | None:
 def span_text(start, end, layer: str) -> str:
     """The text of `layer` from the start of `start` to the end of `end` (elements or anchors),
     walking the blocks between them in document order."""
+    if start is end and start.tag != f"{TEI}anchor" and _layer(start, None) == layer:
+        return "".join(start.itertext())          # the common case: one whole seg or note
     first = start.getparent() if start.tag == f"{TEI}anchor" else start
     block = next(first.iterancestors(f"{TEI}ab"), first)
     end_is_anchor = end.tag == f"{TEI}anchor"
