@@ -23,6 +23,13 @@ def squeeze(s: str) -> str:
     return _SKIP_RUN.sub("", s)
 
 
+def squeezed(p: Piece) -> str:
+    """squeeze(p.text), computed once per piece."""
+    if p.squeezed is None:
+        p.squeezed = squeeze(p.text)
+    return p.squeezed
+
+
 @dataclass(slots=True)
 class Stream:
     """The squeezed characters of some pieces, in order, and where each piece begins."""
@@ -34,7 +41,7 @@ class Stream:
     def of(cls, pieces: list[Piece]) -> "Stream":
         parts, starts, n = [], [], 0
         for p in pieces:
-            q = squeeze(p.text)
+            q = squeezed(p)
             starts.append(n)
             parts.append(q)
             n += len(q)
@@ -44,11 +51,21 @@ class Stream:
         """(piece index, offset in that piece's text) of stream character i."""
         pi = bisect.bisect_right(self.starts, i) - 1
         k = i - self.starts[pi]
-        for off, c in enumerate(self.pieces[pi].text):
-            if c not in _SKIP:
-                if k == 0:
-                    return pi, off
-                k -= 1
+        text = self.pieces[pi].text
+        kept = (self.starts[pi + 1] if pi + 1 < len(self.starts) else len(self.chars)) - self.starts[pi]
+        if k > kept // 2:                  # spans mostly end near a piece's end: count from there
+            k = kept - 1 - k
+            for off in range(len(text) - 1, -1, -1):
+                if text[off] not in _SKIP:
+                    if k == 0:
+                        return pi, off
+                    k -= 1
+        else:
+            for off, c in enumerate(text):
+                if c not in _SKIP:
+                    if k == 0:
+                        return pi, off
+                    k -= 1
         raise IndexError(i)
 
     def at_piece_start(self, i: int) -> bool:
@@ -79,22 +96,25 @@ def find_all(hay: str, quote: str, lo: int = 0, hi: int | None = None,
     if exact or not fuzzy:
         return exact
     allowed = 1 if n >= 3 else 0
-    if not any(c in PLACEHOLDERS for c in quote) and not any(c in hay for c in PLACEHOLDERS):
-        # With one difference allowed, one half of the quote occurs exactly: look for the halves
-        # with str.find and verify only there.
-        if not allowed:
-            return []
-        h = n // 2
-        cands = set()
-        for part, shift in ((quote[:h], 0), (quote[h:], h)):
-            i = hay.find(part, lo, hi)
-            while i != -1:
-                if lo <= i - shift <= hi - n:
-                    cands.add(i - shift)
-                i = hay.find(part, i + 1, hi)
-        starts = sorted(cands)
-    else:
+    if any(c in PLACEHOLDERS for c in quote):
         starts = range(lo, hi - n + 1)
+    else:
+        # A fuzzy match either has one half of the quote exactly (one difference allowed) or
+        # covers a placeholder of the text: only those windows are verified.
+        cands: set[int] = set()
+        if allowed:
+            h = n // 2
+            for part, shift in ((quote[:h], 0), (quote[h:], h)):
+                i = hay.find(part, lo, hi)
+                while i != -1:
+                    cands.add(i - shift)
+                    i = hay.find(part, i + 1, hi)
+        for ph in PLACEHOLDERS:
+            i = hay.find(ph, lo, hi)
+            while i != -1:
+                cands.update(range(i - n + 1, i + 1))
+                i = hay.find(ph, i + 1, hi)
+        starts = sorted(c for c in cands if lo <= c <= hi - n)
     found = []
     for s in starts:
         bad = 0
@@ -187,8 +207,8 @@ def gloss_candidates(pieces: list[Piece]) -> list[tuple[Piece, str]]:
     """Where 音義 heads are looked for, in order, with their squeezed text. 陸德明 glosses the 經
     first and marks 注同 when the 注 shares the reading, so 經 pieces come before 注, each from
     the nearest back."""
-    return [(p, squeeze(p.text)) for p in reversed(pieces) if p.layer == JING] + \
-           [(p, squeeze(p.text)) for p in reversed(pieces) if p.layer == ZHU]
+    return [(p, squeezed(p)) for p in reversed(pieces) if p.layer == JING] + \
+           [(p, squeezed(p)) for p in reversed(pieces) if p.layer == ZHU]
 
 
 def gloss_target(candidates: list[tuple[Piece, str]], head: str) -> Piece | None:

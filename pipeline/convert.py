@@ -1,4 +1,4 @@
-"""Conversion entry points, each usable alone: convert_file → convert_source → to_tei."""
+"""Conversion entry points, each usable alone: convert_file → convert_source → tei.to_tei_text."""
 from __future__ import annotations
 
 import os
@@ -8,8 +8,7 @@ from .chars import lossless_form
 from .errors import PipelineError
 from .report import Report
 from .source import Source, read_source
-from .tei import serialize, to_tei
-from .textlayers import layer_text
+from .tei import body_text, to_tei_text
 
 
 def convert_source(src: Source, fmt: str = "auto") -> tuple[bytes, Report]:
@@ -22,10 +21,10 @@ def convert_source(src: Source, fmt: str = "auto") -> tuple[bytes, Report]:
     if src.renormalized:
         report.warn("ZS-CONV-NFC", f"{src.renormalized} characters normalised to NFC")
     doc = readers.get(fmt).read(src, report)
-    root = to_tei(doc, report)
-    _check_lossless(root, src, report)
+    data, body = to_tei_text(doc, report)
+    _check_lossless(body, src, report)
     report.stats = _stats(doc)
-    return serialize(root), report
+    return data, report
 
 
 def convert_file(path: str, out: str | None = None, fmt: str = "auto", work: str | None = None,
@@ -41,10 +40,10 @@ def convert_file(path: str, out: str | None = None, fmt: str = "auto", work: str
     return data, report
 
 
-def _check_lossless(root, src: Source, report: Report) -> None:
+def _check_lossless(body: str, src: Source, report: Report) -> None:
     """The invariant, checked on every conversion: the TEI text is the source, less whitespace
     and pure delimiters. A failure is a bug in a reader or the writer, reported as an error."""
-    got, want = layer_text(root, "all"), lossless_form(src.text)
+    got, want = lossless_form(body_text(body)), lossless_form(src.text)
     if got == want:
         return
     i = next((k for k, (a, b) in enumerate(zip(got, want)) if a != b), min(len(got), len(want)))

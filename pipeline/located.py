@@ -12,6 +12,7 @@ import re
 from .model import Pos
 
 _RUN = re.compile(r"[^ \t\u00a0\u3000\r\n\ufeff]+")
+_WS = re.compile(r"[ \t\u00a0\u3000\r\n\ufeff]")
 
 
 class Located:
@@ -32,6 +33,12 @@ class Located:
     def add(self, s: str, line: int, col: int) -> None:
         """Append `s`, which starts at `line`:`col` (1-based) of the source."""
         n = len(self)
+        if s and _WS.search(s) is None:         # the common case: nothing to leave out
+            self.parts.append(s)
+            self.offsets.append(n)
+            self.starts.append(Pos(line, col))
+            self._text = None
+            return
         for m in _RUN.finditer(s):
             self.parts.append(m.group())
             self.offsets.append(n)

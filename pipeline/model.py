@@ -48,6 +48,7 @@ class Piece:
     target: "Piece | None" = None          # the piece a note comments on
     anchors: list[Anchor] = field(default_factory=list)
     id: str = ""
+    squeezed: str | None = field(default=None, repr=False)   # cache: text without punctuation
 
     def anchor_at(self, offset: int) -> "Piece | Anchor":
         """The pointable thing at `offset`: reuse an existing anchor there or make one."""

@@ -16,7 +16,7 @@ MARK = re.compile(r"^[\[［]\s*(?P<mark>[疏疎])\s*[\]］]")
 OPENER = r"(?:释|釋)曰|正(?:义|義)曰"
 _LEMMA = (r"(?P<lemma>(?P<zhu>注|註)?“(?P<q1>[^“”○]{1,80})”"
           r"(?:至“(?P<q2>[^“”○]{1,80})”)?(?P<tail>[。，]?))")
-SECTION = re.compile(r"(?:^|(?<=○))" + _LEMMA + r"(?=○*(?:" + OPENER + r")|$)")
+SECTION = re.compile(_LEMMA + r"(?=○*(?:" + OPENER + r")|$)")      # matched at 0 and after ○
 # Which commentator a 疏 opener belongs to: 賈公彥 writes 釋曰, 孔穎達 正義曰.
 OPENER_RESP = (("释曰", "jiagongyan"), ("釋曰", "jiagongyan"), ("正义曰", "kongyingda"),
                ("正義曰", "kongyingda"))
@@ -47,7 +47,7 @@ def opens_body(text: str) -> bool:
 def parse_block(loc: Located, mark: str, mark_pos: Pos | None) -> list[Shu]:
     """Sections of one 疏 block (the text after `[疏]`, joined over its lines)."""
     text = loc.text
-    cuts = [m for m in SECTION.finditer(text)]
+    cuts = list(_sections(text))
     sections: list[Shu] = []
     if not cuts or cuts[0].start() > 0:
         end = cuts[0].start() if cuts else len(text)
@@ -63,6 +63,19 @@ def parse_block(loc: Located, mark: str, mark_pos: Pos | None) -> list[Shu]:
     if mark_pos is not None:
         sections[0].pos = mark_pos
     return sections
+
+
+def _sections(text: str):
+    """Section-opening lemmas: tried only at the start and after each ○, where they can stand
+    (much faster than letting the regex engine try every position of a long 疏)."""
+    at = 0
+    while at != -1:
+        m = SECTION.match(text, at)
+        if m:
+            yield m
+        at = text.find("○", m.end() if m else at)
+        if at != -1:
+            at += 1
 
 
 def _paras(loc: Located, start: int, end: int) -> list[Para]:

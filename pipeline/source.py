@@ -10,7 +10,8 @@ from dataclasses import dataclass, field
 
 from .errors import PipelineError
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+# Characters no XML document may contain (and C1 controls, which only mis-decoding produces).
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\ufffe\uffff]")
 # Encodings tried, in order, when the file has no BOM and is not UTF-8.
 FALLBACK_ENCODINGS = ("gb18030", "big5")
 
@@ -83,7 +84,8 @@ def source_from_bytes(data: bytes, name: str, encoding: str | None = None,
         bad = m.start()
         line = text.count("\n", 0, bad) + 1
         col = bad - (text.rfind("\n", 0, bad) + 1) + 1
-        raise PipelineError(f"not a text file: control character U+{ord(text[bad]):04X}", name, line, col)
+        raise PipelineError(f"not a text file: character U+{ord(text[bad]):04X} (a control or "
+                            "non-character, not allowed in XML)", name, line, col)
     if not text.strip():
         raise PipelineError("empty file: nothing to convert", name)
     nfc = unicodedata.normalize("NFC", text)

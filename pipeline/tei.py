@@ -41,6 +41,9 @@ INLINE = {
     "mentioned": ("mentioned", None),
 }
 
+# The body text we generate ourselves; huge_tree because a long 卷 may exceed libxml2's limits.
+_TRUSTED = etree.XMLParser(huge_tree=True, collect_ids=False)
+_TEXT_MARK = "\ue000ZHUSHU-BODY\ue000"           # where the body goes in the serialised skeleton
 _SPECIAL = re.compile("[" + re.escape("".join(sorted(PLACEHOLDERS))) + "\ue000-\uf8ff]")
 
 
@@ -58,136 +61,159 @@ def _el(parent, tag: str, text: str | None = None, **attrs):
     return e
 
 
+def _esc(s: str) -> str:
+    if "&" in s or "<" in s or ">" in s:
+        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return s
+
+
+def _attrs(attrs: dict) -> str:
+    out = []
+    for k, v in attrs.items():
+        if v is not None:
+            out.append(f' {"xml:id" if k == "xml_id" else k}="{_esc(v).replace(chr(34), "&quot;")}"')
+    return "".join(out)
+
+
 class _Writer:
+    """The body is written as XML text: element by element through the lxml API costs about
+    2.5 µs per element, three times the whole of this path. The header, small and fixed, is
+    built with lxml and the body spliced into it. Every conversion checks the written body's
+    text against the source (convert._check_lossless), and tests validate the whole output."""
+
     def __init__(self, doc: Document, report: Report | None):
         self.doc, self.report = doc, report
         self.glyphs: set[str] = set()
+        self.out: list[str] = []
 
     # -- text ------------------------------------------------------------------------------------
-    def put(self, parent, text: str) -> None:
-        """Append text to `parent`, wrapping placeholders and PUA characters in a declared <g>."""
+    def put(self, text: str) -> None:
+        """Text, with placeholders and PUA characters wrapped in a declared <g>."""
         if _SPECIAL.search(text) is None:
-            self._append(parent, text)
+            self.out.append(_esc(text))
             return
-        pos = 0
+        pos, out = 0, self.out
         for m in _SPECIAL.finditer(text):
-            self._append(parent, text[pos:m.start()])
+            out.append(_esc(text[pos:m.start()]))
             ch = m.group()
             self.glyphs.add(ch)
-            g = _el(parent, "g", ch, ref="#" + glyph_id(ch))
-            if ch in PLACEHOLDERS:
-                g.set("type", "placeholder")
+            kind = ' type="placeholder"' if ch in PLACEHOLDERS else ""
+            out.append(f'<g ref="#{glyph_id(ch)}"{kind}>{_esc(ch)}</g>')
             pos = m.end()
-        self._append(parent, text[pos:])
+        out.append(_esc(text[pos:]))
 
-    @staticmethod
-    def _append(parent, s: str) -> None:
-        if not s:
-            return
-        if len(parent):
-            last = parent[-1]
-            last.tail = (last.tail or "") + s
+    def el(self, tag: str, text: str | None = None, **attrs) -> None:
+        """A whole element with plain text content (or empty)."""
+        if text is None:
+            self.out.append(f"<{tag}{_attrs(attrs)}/>")
         else:
-            parent.text = (parent.text or "") + s
+            self.out.append(f"<{tag}{_attrs(attrs)}>")
+            self.put(text)
+            self.out.append(f"</{tag}>")
 
-    def put_anchored(self, parent, piece: Piece) -> None:
+    def put_anchored(self, piece: Piece) -> None:
         pos = 0
         for a in piece.anchors:
-            self.put(parent, piece.text[pos:a.offset])
-            _el(parent, "anchor", xml_id=a.id)
+            self.put(piece.text[pos:a.offset])
+            self.out.append(f'<anchor xml:id="{a.id}"/>')
             pos = a.offset
-        self.put(parent, piece.text[pos:])
+        self.put(piece.text[pos:])
 
-    def put_tokens(self, parent, tokens: list[Token]) -> None:
+    def put_tokens(self, tokens: list[Token]) -> None:
         for t in tokens:
             if t.kind == "text":
-                self.put(parent, t.text)
+                self.put(t.text)
             else:
                 name, typ = INLINE[t.kind]
-                e = _el(parent, name, type=typ)
-                self.put(e, t.text)
+                self.el(name, t.text, type=typ)
 
     # -- blocks ----------------------------------------------------------------------------------
-    def unit(self, parent, u: Unit) -> None:
-        ab = _el(parent, "ab", type=JING, xml_id=u.id)
+    def unit(self, u: Unit) -> None:
+        self.out.append(f'<ab type="{JING}" xml:id="{u.id}">')
         for p in u.pieces:
-            self.PIECES[p.layer](self, ab, p)
-        ab.tail = "\n"
+            self.PIECES[p.layer](self, p)
+        self.out.append("</ab>\n")
 
-    def jing(self, ab, p: Piece) -> None:
-        self.put_anchored(_el(ab, "seg", xml_id=p.id), p)
+    def jing(self, p: Piece) -> None:
+        self.out.append(f'<seg xml:id="{p.id}">')
+        self.put_anchored(p)
+        self.out.append("</seg>")
 
-    def note_piece(self, ab, p: Piece) -> None:
-        n = _el(ab, "note", type=p.layer, place="inline", xml_id=p.id, resp=_ref(p.resp),
-                target=_ref(p.target.id) if p.target else None)
+    def note_piece(self, p: Piece) -> None:
+        resp = f' resp="#{p.resp}"' if p.resp else ""
+        target = f' target="#{p.target.id}"' if p.target else ""
+        self.out.append(f'<note type="{p.layer}" place="inline" xml:id="{p.id}"{resp}{target}>')
         if p.tokens is not None:
-            self.put_tokens(n, p.tokens)
+            self.put_tokens(p.tokens)
         else:
-            self.put_anchored(n, p)
+            self.put_anchored(p)
+        self.out.append("</note>")
 
-    def que(self, ab, p: Piece) -> None:
-        gap = _el(ab, "gap", reason="lost", xml_id=p.id)
-        _el(gap, "desc", p.text, type=QUE)         # TEI's desc admits no <g>: plain text
+    def que(self, p: Piece) -> None:
+        # TEI's desc admits no <g>: its text is written plain.
+        self.out.append(f'<gap reason="lost" xml:id="{p.id}"><desc type="{QUE}">{_esc(p.text)}</desc></gap>')
 
     PIECES = {JING: jing, ZHU: note_piece, YINYI: note_piece, QUE: que}
 
-    def shu(self, parent, s: Shu) -> None:
-        n = _el(parent, "note", type=SHU, subtype="detached" if s.detached else None, xml_id=s.id,
-                resp=_ref(s.resp), target=_ref(s.target.id) if s.target else None,
-                targetEnd=_ref(s.target_end.id) if s.target_end else None)
+    def shu(self, s: Shu) -> None:
+        self.out.append("<note" + _attrs(dict(
+            type=SHU, subtype="detached" if s.detached else None, xml_id=s.id, resp=_ref(s.resp),
+            target=_ref(s.target.id) if s.target else None,
+            targetEnd=_ref(s.target_end.id) if s.target_end else None)) + ">")
         if s.mark:
-            self.put(_el(n, "label", type="mark"), s.mark)
+            self.el("label", s.mark, type="mark")
         if s.chuwen:
-            self.put_tokens(_el(n, "label", type="chuwen"), s.chuwen.tokens)
+            self.out.append('<label type="chuwen">')
+            self.put_tokens(s.chuwen.tokens)
+            self.out.append("</label>")
         for para in s.paras:
-            self.put(_el(n, "p"), para.text)
-        n.tail = "\n"
-
-    def head(self, parent, h: Head) -> None:
-        self.put(_el(parent, "head", type=h.kind), h.text)
-        parent[-1].tail = "\n"
+            self.el("p", para.text)
+        self.out.append("</note>\n")
 
     # A Head only opens a div (TEI admits no head between blocks); mid-div headings will open
     # nested section divs when a layout needs them.
     BLOCKS = {Unit: unit, Shu: shu}
 
-    def div(self, parent, d: Div) -> None:
-        e = _el(parent, "div", type=d.kind, n=d.n or None, xml_id=d.id)
-        e.text = "\n"
+    def div(self, d: Div) -> None:
+        self.out.append(f"<div{_attrs(dict(type=d.kind, n=d.n or None, xml_id=d.id))}>\n")
         if d.head is not None:
-            self.head(e, d.head)
+            self.el("head", d.head.text, type=d.head.kind)
+            self.out.append("\n")
         for b in d.blocks:
             handler = self.BLOCKS.get(type(b))
             if handler is None:
                 if self.report:
                     self.report.error("ZS-TEI-UNPLACED", f"the TEI writer cannot place a {type(b).__name__}")
                 continue
-            handler(self, e, b)
-        e.tail = "\n"
+            handler(self, b)
+        self.out.append("</div>\n")
+
+    def body(self) -> str:
+        self.out = ["<body>\n"]
+        for d in self.doc.divs:
+            self.div(d)
+        self.out.append("</body>")
+        return "".join(self.out)
 
     # -- document --------------------------------------------------------------------------------
-    def build(self) -> etree._Element:
+    def build(self) -> tuple[str, str]:
+        """(document, body): the serialised TEI and, within it, the body as written."""
+        body = self.body()                     # first: it collects the glyphs the header declares
         root = etree.Element(T + "TEI", nsmap={None: TEI_NS})
         root.set(XML_LANG, "lzh")
         header = _el(root, "teiHeader")
-        stand_off = _el(root, "standOff")
-        text = _el(root, "text")
-        body = _el(text, "body")
-        body.text = "\n"
-        for d in self.doc.divs:
-            self.div(body, d)
         self.header(header)
         etree.indent(header, level=1)
         root.text = header.tail = "\n"
         if self.doc.meta.persons:              # TEI forbids an empty listPerson
+            stand_off = _el(root, "standOff")
             self.people(stand_off)
             etree.indent(stand_off, level=1)
             stand_off.tail = "\n"
-        else:
-            root.remove(stand_off)
-        text.text = "\n"
+        text = _el(root, "text", _TEXT_MARK)
         text.tail = "\n"
-        return root
+        skeleton = etree.tostring(root, encoding="unicode")
+        return skeleton.replace(_TEXT_MARK, "\n" + body, 1), body
 
     def header(self, h) -> None:
         m = self.doc.meta
@@ -251,9 +277,23 @@ def _ref(x: str | None) -> str | None:
     return "#" + x if x else None
 
 
+def to_tei_text(doc: Document, report: Report | None = None) -> tuple[bytes, str]:
+    """The TEI document as bytes, and its body as written (for the lossless check)."""
+    xml, body = _Writer(doc, report).build()
+    return ("<?xml version='1.0' encoding='UTF-8'?>\n" + xml + "\n").encode("utf-8"), body
+
+
 def to_tei(doc: Document, report: Report | None = None) -> etree._Element:
-    return _Writer(doc, report).build()
+    return etree.fromstring(to_tei_text(doc, report)[0], _TRUSTED)
 
 
 def serialize(root: etree._Element) -> bytes:
     return etree.tostring(root, xml_declaration=True, encoding="UTF-8") + b"\n"
+
+
+_TAG = re.compile(r"<[^>]*>")
+
+
+def body_text(body: str) -> str:
+    """The text content of a body we wrote: tags removed, our three escapes undone."""
+    return _TAG.sub("", body).replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")

@@ -45,7 +45,7 @@ def layer_lines(root, layer: str) -> list[str]:
 def layer_text(root, layer: str) -> str:
     if layer == "all":
         body = root.find(f"{TEI}text/{TEI}body")
-        return _strip("".join(body.itertext())) if body is not None else ""
+        return _strip(etree.tostring(body, method="text", encoding=str)) if body is not None else ""
     return "".join(layer_lines(root, layer))
 
 

@@ -18,20 +18,13 @@ _GLUED_HEAD = re.compile(f"^(.{{1,3}}?)(?={_RUZI}|{_ZHIYIN}|{_FANQIE})")
 _HEAD_SEP = "，,"
 
 
+# A gloss runs to a 。 that is not inside quotation marks (下文注“道之”、“道宾”同。 is one gloss).
+_GLOSS = re.compile(r"(?:[^。“‘]|“[^”]*”?|‘[^’]*’?)+。?|。")
+
+
 def split_glosses(text: str) -> list[tuple[int, str]]:
     """Split at each 。 outside quotation marks; return (offset, gloss) pairs covering `text`."""
-    items, start, depth = [], 0, 0
-    for i, ch in enumerate(text):
-        if ch in "“‘":
-            depth += 1
-        elif ch in "”’":
-            depth = max(0, depth - 1)
-        elif ch == "。" and depth == 0:
-            items.append((start, text[start:i + 1]))
-            start = i + 1
-    if start < len(text):
-        items.append((start, text[start:]))
-    return [(o, t) for o, t in items if t.strip()]
+    return [(m.start(), m.group()) for m in _GLOSS.finditer(text) if m.group().strip()]
 
 
 def head_of(gloss: str) -> str:
