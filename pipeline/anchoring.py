@@ -15,6 +15,7 @@ from .model import JING, ZHU, Piece, Pointable, Shu, Unit
 from .report import Report
 
 _SKIP = PUNCTUATION | WHITESPACE
+_SOLID = re.compile("[^" + re.escape("".join(sorted(PLACEHOLDERS))) + "]+")   # quote minus placeholders
 _SKIP_RUN = re.compile("[" + re.escape("".join(sorted(_SKIP))) + "]+")
 
 
@@ -96,25 +97,28 @@ def find_all(hay: str, quote: str, lo: int = 0, hi: int | None = None,
     if exact or not fuzzy:
         return exact
     allowed = 1 if n >= 3 else 0
+    # Only windows that can match are verified: ones where a placeholder of the text falls,
+    # and ones where a piece of the quote occurs exactly. With one difference allowed, one half
+    # of the quote occurs exactly; placeholders in the quote cut it into further pieces.
+    parts = [(quote[:n // 2], 0), (quote[n // 2:], n // 2)] if allowed else [(quote, 0)]
     if any(c in PLACEHOLDERS for c in quote):
-        starts = range(lo, hi - n + 1)
-    else:
-        # A fuzzy match either has one half of the quote exactly (one difference allowed) or
-        # covers a placeholder of the text: only those windows are verified.
-        cands: set[int] = set()
-        if allowed:
-            h = n // 2
-            for part, shift in ((quote[:h], 0), (quote[h:], h)):
-                i = hay.find(part, lo, hi)
-                while i != -1:
-                    cands.add(i - shift)
-                    i = hay.find(part, i + 1, hi)
-        for ph in PLACEHOLDERS:
-            i = hay.find(ph, lo, hi)
-            while i != -1:
-                cands.update(range(i - n + 1, i + 1))
-                i = hay.find(ph, i + 1, hi)
-        starts = sorted(c for c in cands if lo <= c <= hi - n)
+        parts = [(m.group(), m.start()) for m in _SOLID.finditer(quote)]
+        if not parts:
+            return [(s, 0) for s in range(lo, hi - n + 1)]
+    cands: set[int] = set()
+    for part, shift in parts:
+        if not part:
+            continue
+        i = hay.find(part, lo, hi)
+        while i != -1:
+            cands.add(i - shift)
+            i = hay.find(part, i + 1, hi)
+    for ph in PLACEHOLDERS:
+        i = hay.find(ph, lo, hi)
+        while i != -1:
+            cands.update(range(i - n + 1, i + 1))
+            i = hay.find(ph, i + 1, hi)
+    starts = sorted(c for c in cands if lo <= c <= hi - n)
     found = []
     for s in starts:
         bad = 0
