@@ -44,6 +44,8 @@ INLINE = {
 # The body text we generate ourselves; huge_tree because a long 卷 may exceed libxml2's limits.
 _TRUSTED = etree.XMLParser(huge_tree=True, collect_ids=False)
 _TEXT_MARK = "\ue000ZHUSHU-BODY\ue000"           # where the body goes in the serialised skeleton
+_OPEN = {k: f"<{n}>" if t is None else f'<{n} type="{t}">' for k, (n, t) in INLINE.items()}
+_CLOSE = {k: f"</{n}>" for k, (n, _) in INLINE.items()}
 _SPECIAL = re.compile("[" + re.escape("".join(sorted(PLACEHOLDERS))) + "\ue000-\uf8ff]")
 
 
@@ -89,25 +91,24 @@ class _Writer:
     # -- text ------------------------------------------------------------------------------------
     def put(self, text: str) -> None:
         """Text, with placeholders and PUA characters wrapped in a declared <g>."""
-        if _SPECIAL.search(text) is None:
-            self.out.append(_esc(text))
-            return
-        pos, out = 0, self.out
-        for m in _SPECIAL.finditer(text):
-            out.append(_esc(text[pos:m.start()]))
-            ch = m.group()
-            self.glyphs.add(ch)
-            kind = ' type="placeholder"' if ch in PLACEHOLDERS else ""
-            out.append(f'<g ref="#{glyph_id(ch)}"{kind}>{_esc(ch)}</g>')
-            pos = m.end()
-        out.append(_esc(text[pos:]))
+        text = _esc(text)
+        if _SPECIAL.search(text) is not None:
+            text = _SPECIAL.sub(self._glyph, text)
+        self.out.append(text)
+
+    def _glyph(self, m: re.Match) -> str:
+        ch = m.group()
+        self.glyphs.add(ch)
+        kind = ' type="placeholder"' if ch in PLACEHOLDERS else ""
+        return f'<g ref="#{glyph_id(ch)}"{kind}>{ch}</g>'
 
     def el(self, tag: str, text: str | None = None, **attrs) -> None:
         """A whole element with plain text content (or empty)."""
+        a = _attrs(attrs) if attrs else ""
         if text is None:
-            self.out.append(f"<{tag}{_attrs(attrs)}/>")
+            self.out.append(f"<{tag}{a}/>")
         else:
-            self.out.append(f"<{tag}{_attrs(attrs)}>")
+            self.out.append(f"<{tag}{a}>")
             self.put(text)
             self.out.append(f"</{tag}>")
 
@@ -124,8 +125,9 @@ class _Writer:
             if t.kind == "text":
                 self.put(t.text)
             else:
-                name, typ = INLINE[t.kind]
-                self.el(name, t.text, type=typ)
+                self.out.append(_OPEN[t.kind])
+                self.put(t.text)
+                self.out.append(_CLOSE[t.kind])
 
     # -- blocks ----------------------------------------------------------------------------------
     def unit(self, u: Unit) -> None:

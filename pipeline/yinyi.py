@@ -27,11 +27,17 @@ def split_glosses(text: str) -> list[tuple[int, str]]:
     return [(m.start(), m.group()) for m in _GLOSS.finditer(text) if m.group().strip()]
 
 
+_COMMA_HEAD = re.compile(r"^([^，,]{1,6})[，,]")
+
+
 def head_of(gloss: str) -> str:
     """The glossed character(s), or '' when the gloss names none (e.g. a bare 下同)."""
-    for i, ch in enumerate(gloss[:7]):
-        if ch in _HEAD_SEP:
-            return gloss[:i] if i else ""
+    m = _COMMA_HEAD.match(gloss)
+    if m:
+        glued = _GLUED_HEAD.match(m.group(1))       # 大如字，徐音泰: the head is 大
+        return glued.group(1) if glued else m.group(1)
+    if gloss[:1] in _HEAD_SEP:
+        return ""
     m = _GLUED_HEAD.match(gloss)
     return m.group(1) if m else ""
 
