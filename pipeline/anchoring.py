@@ -237,8 +237,13 @@ def resolve_group(units: list[Unit], shus: list[Shu], report: Report) -> None:
     and a 經 lemma reaches as far as it can before the next 經 lemma begins.
     """
     pieces = [p for u in units for p in u.pieces]
-    streams = {JING: Stream.of([p for p in pieces if p.layer == JING]),
-               ZHU: Stream.of([p for p in pieces if p.layer == ZHU])}
+    streams: dict[str, Stream] = {}
+
+    def stream(layer: str) -> Stream:
+        if layer not in streams:
+            streams[layer] = Stream.of([p for p in pieces if p.layer == layer])
+        return streams[layer]
+
     lo = {JING: 0, ZHU: 0}
     with_lemma = [s for s in shus if s.chuwen]
     for i, shu in enumerate(with_lemma):
@@ -246,7 +251,7 @@ def resolve_group(units: list[Unit], shus: list[Shu], report: Report) -> None:
         layers = [cw.layer, ZHU if cw.layer == JING else JING]
         span = None
         for layer in layers:
-            st = streams[layer]
+            st = stream(layer)
             reach = "far" if layer == JING else "near"
             span = locate(st, cw.quotes, lo[layer], reach=reach)
             if span is None:

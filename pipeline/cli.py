@@ -77,7 +77,8 @@ def convert(sources, output, fmt, report_path, work, encoding, quiet):
             _fail(e)
             status = EXIT_UNUSABLE
             continue
-        reports.append(report)
+        if report_path:
+            reports.append(report)
         if out is None:
             sys.stdout.buffer.write(data)
         for line in report.lines():

@@ -298,4 +298,7 @@ _TAG = re.compile(r"<[^>]*>")
 
 def body_text(body: str) -> str:
     """The text content of a body we wrote: tags removed, our three escapes undone."""
-    return _TAG.sub("", body).replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
+    text = _TAG.sub("", body)
+    if "&" in text:
+        text = text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
+    return text

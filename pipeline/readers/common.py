@@ -60,8 +60,10 @@ class Builder:
 
     # -- lines -------------------------------------------------------------------------------
     def feed(self, text: str) -> None:
+        line = self.line
         for n, raw in enumerate(text.split("\n"), 1):
-            self.line(n, raw)
+            if raw and not raw.isspace():      # blank lines carry nothing, wherever they fall
+                line(n, raw)
 
     def line(self, n: int, raw: str) -> None:
         s = raw.strip(_WS)
