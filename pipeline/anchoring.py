@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 
 from .chars import PLACEHOLDERS, PUNCTUATION, WHITESPACE
-from .model import JING, ZHU, Piece, Pointable, Shu, Unit
+from .model import JING, ZHU, Para, Piece, Pointable, Pos, Shu, SubLemma, Unit
 from .report import Report
 
 _SKIP = PUNCTUATION | WHITESPACE
@@ -120,13 +120,21 @@ def find_all(hay: str, quote: str, lo: int = 0, hi: int | None = None,
             i = hay.find(ph, i + 1, hi)
     starts = sorted(c for c in cands if lo <= c <= hi - n)
     found = []
+    wild_max = max(1, n // 3)              # placeholders may stand in, but not for most of it
     for s in starts:
-        bad = 0
+        bad = wild = 0
         for k in range(n):
-            if not _same(hay[s + k], quote[k]):
-                bad += 1
-                if bad > allowed:
+            a, b = hay[s + k], quote[k]
+            if a == b:
+                continue
+            if a in PLACEHOLDERS or b in PLACEHOLDERS:
+                wild += 1
+                if wild > wild_max:
                     break
+                continue
+            bad += 1
+            if bad > allowed:
+                break
         else:
             found.append((s, bad))
     return found
@@ -166,17 +174,18 @@ class Span:
 
 
 def locate(stream: Stream, quotes: list[str], lo: int = 0, hi: int | None = None,
-           reach: str = "near") -> Span | None:
+           reach: str = "near", fuzzy: bool = True) -> Span | None:
     """The span that begins with quotes[0] and ends with quotes[-1] inside stream[lo:hi].
 
     Starts at a piece boundary are preferred. `reach` picks the end: 'near' the first fitting
     end, 'far' the last one (a 經 lemma often covers several sentences of its paragraph).
+    `fuzzy=False` accepts exact matches only (tried first across layers, by the callers).
     """
     qs = [squeeze(q) for q in quotes]
     if not qs or not qs[0]:
         return None
     hi = len(stream.chars) if hi is None else hi
-    starts = find_all(stream.chars, qs[0], lo, hi)
+    starts = find_all(stream.chars, qs[0], lo, hi, fuzzy)
     if not starts:
         return None
 
@@ -186,7 +195,7 @@ def locate(stream: Stream, quotes: list[str], lo: int = 0, hi: int | None = None
         if len(qs) == 1:
             e_last, bad_end = s + len(qs[0]) - 1, 0
         else:
-            ends = [(e + len(qs[-1]) - 1, b) for e, b in find_all(stream.chars, qs[-1], s, hi)]
+            ends = [(e + len(qs[-1]) - 1, b) for e, b in find_all(stream.chars, qs[-1], s, hi, fuzzy)]
             ends = [e for e in ends if e[0] >= s + len(qs[0]) - 1]
             if not ends:
                 continue
@@ -194,6 +203,74 @@ def locate(stream: Stream, quotes: list[str], lo: int = 0, hi: int | None = None
             e_last, bad_end = fitting[-1] if reach == "far" else fitting[0]
         return _span(stream, s, e_last, bad + bad_end)
     return None
+
+
+_ABBREVIATED = re.compile(r"(?:以下|已下|云云)$")
+
+
+def loose_tolerance(n: int) -> int:
+    """Edits a long quote may differ by: the 疏 quotes long passages loosely."""
+    return max(1, n // 8)
+
+
+def edit_distance(a: str, b: str, cap: int) -> int:
+    """Levenshtein distance (placeholders match anything), or cap + 1 once it exceeds cap."""
+    if abs(len(a) - len(b)) > cap:
+        return cap + 1
+    prev = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        cur = [i] + [0] * len(b)
+        for j, cb in enumerate(b, 1):
+            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (0 if _same(ca, cb) else 1))
+        if min(cur) > cap:
+            return cap + 1
+        prev = cur
+    return prev[-1]
+
+
+def loose_quote(quote: str) -> str:
+    """The characters a loose quote must match: squeezed, without a closing 以下 / 云云."""
+    return _ABBREVIATED.sub("", squeeze(quote))
+
+
+def locate_loose(stream: Stream, quote: str, lo: int = 0, hi: int | None = None) -> Span | None:
+    """A long quote given loosely (a character left out, added or changed): the span near an
+    occurrence of its first characters whose text is closest to it, if within tolerance."""
+    q = loose_quote(quote)
+    n = len(q)
+    if n < 6:
+        return None
+    k = 3 if n < 10 else 4
+    tol = loose_tolerance(n)
+    hi = len(stream.chars) if hi is None else hi
+    chars = stream.chars
+    for off in (0, 1, 2):
+        for occ, _ in find_all(chars, q[off:off + k], lo, hi):
+            best = None
+            for s0 in {occ - off - 1, occ - off, occ - off + 1}:
+                if s0 < lo:
+                    continue
+                for e in range(s0 + n - 1 - tol, min(hi, s0 + n + tol)):
+                    d = edit_distance(q, chars[s0:e + 1], tol)
+                    if d <= tol and (best is None or d < best[0]):
+                        best = (d, s0, e)
+            if best is not None:
+                d, s0, e = best
+                return _span(stream, s0, e, max(1, d))
+    return None
+
+
+def agrees(text: str, quotes: list[str]) -> bool:
+    """Does the text of a span agree with the quotes that name it? A first … last pair at its
+    edges, one differing character each; one quote within one edit of the whole text, or
+    within loose tolerance when it is long (a closing 以下 / 云云 not counted)."""
+    t = squeeze(text)
+    if len(quotes) > 1:
+        return matches(t, quotes[0], "start", squeezed=True) and \
+            matches(t, quotes[-1], "end", squeezed=True)
+    q = loose_quote(quotes[0])
+    tol = loose_tolerance(len(q))
+    return bool(q) and edit_distance(q, t, tol) <= tol
 
 
 def _span(stream: Stream, first: int, last: int, mismatches: int = 0) -> Span:
@@ -250,17 +327,17 @@ def resolve_group(units: list[Unit], shus: list[Shu], report: Report) -> None:
         cw = shu.chuwen
         layers = [cw.layer, ZHU if cw.layer == JING else JING]
         span = None
-        for layer in layers:
+        for layer, fuzzy in ((layers[0], False), (layers[1], False), (layers[0], True), (layers[1], True)):
             st = stream(layer)
             reach = "far" if layer == JING else "near"
-            span = locate(st, cw.quotes, lo[layer], reach=reach)
+            span = locate(st, cw.quotes, lo[layer], reach=reach, fuzzy=fuzzy)
             if span is None:
                 continue
             nxt = next((t.chuwen for t in with_lemma[i + 1:] if t.chuwen.layer == layer), None)
             if nxt is not None:
                 nstarts = [s for s, _ in find_all(st.chars, squeeze(nxt.quotes[0]), span.first + 1)]
                 if nstarts and nstarts[0] <= span.last:
-                    bounded = locate(st, cw.quotes, lo[layer], nstarts[0], reach=reach)
+                    bounded = locate(st, cw.quotes, lo[layer], nstarts[0], reach=reach, fuzzy=fuzzy)
                     span = bounded or span
             lo[layer] = span.first + 1
             if layer != cw.layer:
@@ -276,6 +353,8 @@ def resolve_group(units: list[Unit], shus: list[Shu], report: Report) -> None:
         conf = 1.0 if span.mismatches == 0 else 0.8
         report.boundary("shu-target", "lemma", conf, cw.pos,
                         f"{_show(cw)}" + (f" ({span.mismatches} differing)" if span.mismatches else ""))
+    for shu in with_lemma:
+        _sublemmas(shu, stream, report)
     jing = [p for p in pieces if p.layer == JING]
     for shu in shus:
         if shu.chuwen is None and not shu.detached and jing:
@@ -285,6 +364,57 @@ def resolve_group(units: list[Unit], shus: list[Shu], report: Report) -> None:
 
 
 _LAYER_NAME = {JING: "經", ZHU: "注"}
+
+# A sub-lemma opens a paragraph (“X”者) or follows 云 (云“X”者, 云“X”至“Y”).
+_SUB = re.compile(r"(?:^|云)“(?P<q1>[^“”]{1,80})”(?:至“(?P<q2>[^“”]{1,80})”)?(?P<zhe>者)?")
+
+
+def _sublemmas(shu: Shu, stream, report: Report) -> None:
+    """Split a 疏 section's paragraphs at each sub-lemma that names a span of its group, and
+    point each at that span. Sub-lemmas are taken in order, like the lemmas."""
+    layer = shu.chuwen.layer
+    order = [layer, ZHU if layer == JING else JING]
+    lo = {JING: 0, ZHU: 0}
+    paras: list[Para] = []
+    for para in shu.paras:
+        cuts: list[tuple[int, SubLemma]] = []
+        for m in _SUB.finditer(para.text):
+            if not (m.group("zhe") or m.group("q2")):
+                continue                        # a quotation of some other text
+            quotes = [m.group("q1")] + ([m.group("q2")] if m.group("q2") else [])
+            span = None
+            for lay, fuzzy in ((order[0], False), (order[1], False), (order[0], True), (order[1], True)):
+                span = locate(stream(lay), quotes, lo[lay], reach="near", fuzzy=fuzzy)
+                if span is not None:
+                    lo[lay] = span.first + 1
+                    break
+            if span is None and len(quotes) == 1:
+                for lay in order:
+                    span = locate_loose(stream(lay), quotes[0], lo[lay])
+                    if span is not None:
+                        lo[lay] = span.first + 1
+                        break
+            if span is None:
+                if m.start() == 0:              # ○“X”者 opening a sub-section: surely a lemma
+                    report.warn("ZS-CONV-SUBLEMMA", f"sub-lemma “{'”至“'.join(quotes)}” not found in "
+                                "the 經 or 注 of its group; left as text", _shift(para.pos, m.start()))
+                continue
+            offs = [(m.start("q1"), m.end("q1"))] + ([(m.start("q2"), m.end("q2"))] if m.group("q2") else [])
+            cuts.append((m.start(), SubLemma(offs, span.start, span.end)))
+        if not cuts:
+            paras.append(para)
+            continue
+        if cuts[0][0] > 0:
+            paras.append(Para(para.text[:cuts[0][0]], para.pos))
+        for k, (at, sub) in enumerate(cuts):
+            end = cuts[k + 1][0] if k + 1 < len(cuts) else len(para.text)
+            sub.quotes = [(a - at, b - at) for a, b in sub.quotes]
+            paras.append(Para(para.text[at:end], _shift(para.pos, at), sub))
+    shu.paras = paras
+
+
+def _shift(pos: Pos, offset: int) -> Pos:
+    return Pos(pos.line, pos.col + offset)
 
 
 def _show(cw) -> str:

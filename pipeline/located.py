@@ -61,3 +61,17 @@ class Located:
         i = max(0, bisect.bisect_right(self.offsets, offset) - 1)
         start = self.starts[i]
         return Pos(start.line, start.col + offset - self.offsets[i])
+
+    def slice(self, a: int, b: int) -> "Located":
+        """loc.text[a:b] as a new Located, each run keeping its source position."""
+        out = Located()
+        i = max(0, bisect.bisect_right(self.offsets, a) - 1)
+        while i < len(self.parts) and self.offsets[i] < b:
+            off, part, start = self.offsets[i], self.parts[i], self.starts[i]
+            lo, hi = max(a, off), min(b, off + len(part))
+            if hi > lo:
+                out.offsets.append(len(out))
+                out.parts.append(part[lo - off:hi - off])
+                out.starts.append(Pos(start.line, start.col + lo - off))
+            i += 1
+        return out

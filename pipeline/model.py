@@ -82,9 +82,20 @@ class Chuwen:
 
 
 @dataclass(slots=True, eq=False)
+class SubLemma:
+    """A narrower quote opening part of a 疏 section (`○“大凡…”者`, `云“协其礼”者`): the
+    quoted characters (offsets in the paragraph's text) and the span they name."""
+    quotes: list[tuple[int, int]]
+    target: "Pointable | None" = None
+    target_end: "Pointable | None" = None
+    id: str = ""
+
+
+@dataclass(slots=True, eq=False)
 class Para:
     text: str
     pos: Pos
+    sub: SubLemma | None = None             # set when the paragraph opens with a sub-lemma
 
 
 @dataclass(slots=True, eq=False)
@@ -171,3 +182,6 @@ def assign_ids(doc: Document) -> None:
             elif isinstance(block, Shu):
                 shu_n += 1
                 block.id = f"u{u}.s{shu_n}"
+                subs = (p.sub for p in block.paras if p.sub is not None)
+                for k, sub in enumerate(subs, 1):
+                    sub.id = f"{block.id}.{k}"

@@ -10,7 +10,7 @@ from typing import Iterator
 
 from lxml import etree
 
-from .anchoring import matches, squeeze
+from .anchoring import agrees, matches, squeeze
 
 TEI = "{http://www.tei-c.org/ns/1.0}"
 XML_ID = "{http://www.w3.org/XML/1998/namespace}id"
@@ -20,7 +20,7 @@ RULES = {
     "ZS-ID-001": "xml:id values are unique",
     "ZS-PTR-001": "every pointer (@target, @targetEnd, @corresp, @ref, @resp) resolves to an xml:id in the file",
     "ZS-TYPE-001": "note @type and @subtype come from the taxonomy declared in the header",
-    "ZS-SHU-001": "a 疏 lemma matches the start and end of the span it points at",
+    "ZS-SHU-001": "a 疏 lemma or sub-lemma agrees with the span it points at",
     "ZS-SHU-002": "a 疏 that quotes a lemma points at a span (unless marked detached)",
     "ZS-YINYI-001": "the head of a 音義 gloss occurs in the text it points at",
     "ZS-TEXT-001": "text is in Unicode NFC",
@@ -153,13 +153,18 @@ def _walk(block):
 
 
 def _shu(note, ids) -> Iterator[tuple]:
-    label = note.find(f"{TEI}label[@type='chuwen']")
+    """A 疏 section (quotes in its chuwen label) or a sub-lemma (quotes opening its paragraph)
+    agrees with the span it points at."""
+    sub = note.get("subtype") == "sublemma"
+    label = note.find(f"{TEI}p") if sub else note.find(f"{TEI}label[@type='chuwen']")
     target = note.get("target")
     if label is None:
         return
     if target is None:
-        if note.get("subtype") != "detached":
+        if note.get("subtype") != "detached" and not sub:
             yield note, "warning", "ZS-SHU-002", "疏 quotes a lemma but points at no span"
+        elif sub:
+            yield note, "error", "ZS-SHU-002", "sub-lemma points at no span"
         return
     start = ids.get(target[1:])
     end = ids.get((note.get("targetEnd") or target)[1:])
@@ -168,19 +173,17 @@ def _shu(note, ids) -> Iterator[tuple]:
     quotes = ["".join(m.itertext()) for m in label.iterfind(f"{TEI}mentioned")]
     if not quotes:
         return
-    layer = "zhu" if "".join(label.itertext()).lstrip().startswith(("注", "註")) else "jing"
-    text = span_text(start, end, layer)
-    if not text:
-        other = "jing" if layer == "zhu" else "zhu"
-        text, layer = span_text(start, end, other), other
-    squeezed = squeeze(text)
-    ok_start, ok_end = (matches(squeezed, quotes[0], "start", squeezed=True),
-                        matches(squeezed, quotes[-1], "end", squeezed=True))
-    if not (ok_start and ok_end):
-        which = "start" if not ok_start else "end"
-        yield note, "error", "ZS-SHU-001", (
-            f"lemma “{quotes[0] if which == 'start' else quotes[-1]}” does not match the {which} of "
-            f"its span ({text[:8] if which == 'start' else text[-8:]!r})")
+    first = "jing"
+    if not sub and "".join(label.itertext()).lstrip().startswith(("注", "註")):
+        first = "zhu"
+    for layer in (first, "zhu" if first == "jing" else "jing"):
+        text = span_text(start, end, layer)
+        if text and agrees(text, quotes):
+            return
+    text = span_text(start, end, first) or span_text(start, end, "zhu" if first == "jing" else "jing")
+    what = "sub-lemma" if sub else "lemma"
+    yield note, "error", "ZS-SHU-001", (
+        f"{what} “{'”至“'.join(quotes)}” does not match its span ({text[:8]!r}…{text[-8:]!r})")
 
 
 def _yinyi(note, ids, squeezed: dict[str, str]) -> Iterator[tuple]:

@@ -40,6 +40,16 @@ def starts_section(text: str) -> bool:
     return bool(SECTION.match(text.lstrip("○")))
 
 
+_SHU_VOICE = re.compile(r"云“[^“”]{1,80}”者|(?:释|釋|正义|正義)曰")
+
+
+def looks_like_shu(text: str) -> bool:
+    """Does an unmarked line read as 疏 (a file that starts in the middle of one)? The 疏 voice:
+    an opener, or sub-lemmas `云“…”者` from its first characters."""
+    return (text.startswith("○") or opens_body(text) or bool(re.match(r"(?:云)?“[^“”]{1,80}”者", text))
+            or len(_SHU_VOICE.findall(text[:400])) >= 2)
+
+
 def opens_body(text: str) -> bool:
     return bool(re.match(r"○*(?:" + OPENER + ")", text))
 

@@ -27,6 +27,7 @@ TAXONOMY = (
     (YINYI, "音義 — 陸德明's glosses on sound and sense"),
     (SHU, "疏 — the Tang sub-commentary, anchored by its 出文 lemma"),
     ("detached", "a 疏 whose 出文 lies outside this file"),
+    ("sublemma", "a part of a 疏 section that opens with a narrower quote of the 經 or 注"),
     (QUE, "阙 — a passage the edition marks as lost"),
     ("chuwen", "出文 — the lemma a 疏 section quotes"),
     ("mark", "a printed marker such as 疏"),
@@ -169,8 +170,26 @@ class _Writer:
             self.put_tokens(s.chuwen.tokens)
             self.out.append("</label>")
         for para in s.paras:
-            self.el("p", para.text)
+            if para.sub is None:
+                self.el("p", para.text)
+            else:
+                self.sublemma(para)
         self.out.append("</note>\n")
+
+    def sublemma(self, para) -> None:
+        """A paragraph that opens with a sub-lemma: a note of its own, pointing at the span."""
+        sub = para.sub
+        self.out.append("<note" + _attrs(dict(
+            type=SHU, subtype="sublemma", xml_id=sub.id,
+            target=_ref(sub.target.id) if sub.target else None,
+            targetEnd=_ref(sub.target_end.id) if sub.target_end else None)) + "><p>")
+        pos = 0
+        for a, b in sub.quotes:
+            self.put(para.text[pos:a])
+            self.el("mentioned", para.text[a:b])
+            pos = b
+        self.put(para.text[pos:])
+        self.out.append("</p></note>")
 
     # A Head only opens a div (TEI admits no head between blocks); mid-div headings will open
     # nested section divs when a layout needs them.

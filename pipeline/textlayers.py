@@ -13,7 +13,7 @@ _XPATH = {
     "jing": "//t:body//t:ab[@type='jing']",
     "zhu": "//t:body//t:note[@type='zhu']",
     "yinyi": "//t:body//t:note[@type='yinyi']",
-    "shu": "//t:body//t:note[@type='shu']",
+    "shu": "//t:body//t:note[@type='shu'][not(ancestor::t:note)]",
 }
 _NS = {"t": TEI[1:-1]}
 _NOT_JING = {TEI + "note", TEI + "gap"}

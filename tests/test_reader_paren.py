@@ -9,6 +9,7 @@ from pipeline.textlayers import layer_lines, layer_text
 from pipeline.validate import iter_issues
 
 NS = {"t": "http://www.tei-c.org/ns/1.0"}
+SHU = "//t:note[@type='shu'][not(ancestor::t:note)]"      # sections, not their sub-lemmas
 
 # 音義 on a line of its own inside the parenthesis; two 經+注 groups on one line; [疏] alone;
 # the lemma and each ○注 section on lines of their own; no blank lines; U+3000 indentation.
@@ -51,7 +52,7 @@ def test_wrapped_note_and_standalone_lemmas(tmp_path, tei_all):
         "建，立也。周公居摄而作六典之职，谓之《周礼》。营邑於土中。",
         "辨，别也。郑司农云：“别四方，正君臣之位。”", "体犹分也。"]
     assert layer_lines(root, "yinyi") == ["王，于况反。", "体，如字。"]
-    shus = root.xpath("//t:note[@type='shu']", namespaces=NS)
+    shus = root.xpath(SHU, namespaces=NS)
     assert [(s.get("target"), s.get("targetEnd")) for s in shus] == [
         ("#u1.j1", "#u1.j2"), ("#u1.z1", None), ("#u2.z1", None)]
     assert root.xpath("string(//t:title[@type='work'])", namespaces=NS) == "周礼注疏"
@@ -66,7 +67,7 @@ def test_ascii_indent_fullwidth_brackets_and_kong_shu(tmp_path):
     root, data, report, src = convert(RIJI, work="禮記正義")
     assert layer_text(root, "all") == lossless_form(src.text)
     assert layer_lines(root, "jing") == ["曲礼曰：毋不敬，俨若思，安定辞。", "掌?。"]
-    shu = root.xpath("//t:note[@type='shu']", namespaces=NS)[0]
+    shu = root.xpath(SHU, namespaces=NS)[0]
     assert shu.get("resp") == "#kongyingda" and shu.get("target") == "#u1.j1"
     assert [p.text for p in shu.iterfind("t:p", NS)][0] == "正義曰：此一节明人君立治之本。"
     assert root.xpath("count(//t:gap[@reason='lost'])", namespaces=NS) == 1
@@ -78,7 +79,7 @@ def test_ascii_indent_fullwidth_brackets_and_kong_shu(tmp_path):
 def test_lemma_inside_a_piece_gets_anchors():
     text = "卷一\n王曰：大哉，善乎。（言善也。）\n[疏]“善乎”○释曰：赞之也。\n"
     root, data, report, src = convert(text, work="周禮注疏")
-    shu = root.xpath("//t:note[@type='shu']", namespaces=NS)[0]
+    shu = root.xpath(SHU, namespaces=NS)[0]
     start = root.xpath(f"//*[@xml:id='{shu.get('target')[1:]}']", namespaces=NS)[0]
     assert start.tag.endswith("anchor")
     assert shu.get("targetEnd") == "#u1.j1"
@@ -98,5 +99,5 @@ def test_unresolvable_lemma_is_reported_not_dropped():
     text = "卷一\n王曰：大哉。（言善也。）\n[疏]注“不见”至“此文”○释曰：无。\n"
     root, data, report, src = convert(text, work="周禮注疏")
     assert any(i.code == "ZS-CONV-LEMMA" and i.line == 3 for i in report.warnings)
-    shu = root.xpath("//t:note[@type='shu']", namespaces=NS)[0]
+    shu = root.xpath(SHU, namespaces=NS)[0]
     assert shu.get("target") is None and "".join(shu.itertext()).endswith("释曰：无。")

@@ -94,14 +94,17 @@ def test_each_shu_follows_its_unit_and_links_to_its_span(page_004):
     _, _, doc = page_004
     present = ids(doc)
     tei_doc = etree.parse(str(TEI_004))
-    shus = tei_doc.findall(f".//{{{TEI}}}note[@type='shu']")
+    shus = [n for n in tei_doc.iter(f"{{{TEI}}}note") if n.get("type") == "shu" and n.get("subtype") != "sublemma"]
     asides = doc.findall(".//aside[@data-layer='shu']")
     assert len(asides) == len(shus) == 39
     for note, aside in zip(shus, asides):
         sid = note.get(XML_ID)
         assert aside.get("id") == sid
-        links = [a.get("href") for a in aside.iter("a")]
+        links = [a.get("href") for a in aside.find("p[@class='lemma']").iter("a")]
         assert links == [note.get("target")], sid          # the 出文 links to the span start
+        for sub in aside.findall(".//div[@class='sublemma shu']"):
+            quote = sub.find(".//a[@class='mentioned sublemma-quote']")
+            assert quote is not None and quote.get("href")[1:] in present, sub.get("id")
         target = links[0][1:]
         assert target in present
         span = doc.find(f".//*[@id='{target}']")

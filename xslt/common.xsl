@@ -267,6 +267,18 @@
     </xsl:call-template>
   </xsl:template>
 
+  <!-- A sub-lemma inside a 疏 section (○“X”者, 云“X”者): its own span, a narrower one. -->
+  <xsl:template match="tei:note[@type = 'shu'][@subtype = 'sublemma']" priority="1">
+    <xsl:variable name="start" as="element()?" select="zs:shu-start(.)"/>
+    <xsl:variable name="end" as="element()?" select="zs:shu-end(.)"/>
+    <xsl:call-template name="zs:sublemma">
+      <xsl:with-param name="id" select="string(@xml:id)"/>
+      <xsl:with-param name="target" select="string($start/@xml:id)"/>
+      <xsl:with-param name="target-end" select="if ($end is $start) then '' else string($end/@xml:id)"/>
+      <xsl:with-param name="covers" select="zs:shu-covers(.)"/>
+    </xsl:call-template>
+  </xsl:template>
+
   <!-- Any other element with an id: the renderer must keep the id, whatever else it does. -->
   <xsl:template match="tei:*[@xml:id]" priority="-1">
     <xsl:call-template name="zs:other">

@@ -184,6 +184,48 @@
     </aside>
   </xsl:template>
 
+  <xsl:template name="zs:sublemma">
+    <!-- $id: the note's xml:id -->
+    <xsl:param name="id" as="xs:string"/>
+    <!-- $target: id where the quoted span starts, '' if unresolved -->
+    <xsl:param name="target" as="xs:string"/>
+    <!-- $target-end: id where it ends, '' if the span is $target alone -->
+    <xsl:param name="target-end" as="xs:string"/>
+    <!-- $covers: ids of the pieces the span touches -->
+    <xsl:param name="covers" as="xs:string*"/>
+    <div class="sublemma shu" data-layer="shu" id="{$id}">
+      <xsl:if test="$target">
+        <xsl:attribute name="data-target" select="$target"/>
+      </xsl:if>
+      <xsl:if test="$target-end">
+        <xsl:attribute name="data-target-end" select="$target-end"/>
+      </xsl:if>
+      <xsl:if test="exists($covers)">
+        <xsl:attribute name="data-covers" select="string-join($covers, ' ')"/>
+      </xsl:if>
+      <xsl:apply-templates select="tei:p/node()">
+        <xsl:with-param name="target" select="$target" tunnel="yes"/>
+      </xsl:apply-templates>
+    </div>
+  </xsl:template>
+
+  <!-- The quote that opens a sub-lemma links to the span it names. -->
+  <xsl:template match="tei:note[@subtype = 'sublemma']/tei:p/tei:mentioned" priority="1">
+    <xsl:param name="target" as="xs:string" tunnel="yes" select="''"/>
+    <xsl:choose>
+      <xsl:when test="$target">
+        <a class="mentioned sublemma-quote" href="#{$target}">
+          <xsl:apply-templates/>
+        </a>
+      </xsl:when>
+      <xsl:otherwise>
+        <span class="mentioned">
+          <xsl:apply-templates/>
+        </span>
+      </xsl:otherwise>
+    </xsl:choose>
+  </xsl:template>
+
   <!-- ===== elements inside pieces and 疏 ====================================================== -->
 
   <xsl:template match="tei:head">
@@ -323,6 +365,9 @@ p.unit { margin: 0 0 .4rem; line-height: 2.3; }
 .que { font-size: .95rem; color: #9a9185; border: 1px dashed #c8bfae; border-radius: 3px; padding: 0 .35em; margin: 0 .3em; }
 aside.shu { margin: .5rem 0 .7rem 1.2rem; padding: .1rem 0 .1rem 1rem; border-left: 3px solid var(--rule); color: var(--shu); font-size: 1.02rem; line-height: 1.95; }
 aside.shu p { margin: .2rem 0; }
+.sublemma { margin: .2rem 0; }
+.sublemma a.sublemma-quote { color: inherit; text-decoration: none; border-bottom: 1px dotted var(--accent); }
+.sublemma a.sublemma-quote:hover { background: var(--mark); }
 aside.shu .lemma { margin-top: .3rem; }
 .shu .mark { margin-right: .6em; }
 .shu a.chuwen, .shu a.to-span { text-decoration: none; border-bottom: 1px dotted var(--accent); }

@@ -6,9 +6,9 @@ Each reader module exposes NAME, DESCRIPTION, `sniff(text) -> (score, reason)` a
 from __future__ import annotations
 
 from ..errors import PipelineError
-from . import paren
+from . import paren, runon
 
-READERS = {m.NAME: m for m in (paren,)}
+READERS = {m.NAME: m for m in (paren, runon)}
 
 
 def detect(text: str, name: str = "") -> tuple[str, str]:

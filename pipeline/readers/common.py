@@ -17,7 +17,7 @@ from ..chars import WHITESPACE
 from ..located import Located
 from ..model import Div, Document, Head, Meta, Pos, Shu, Unit, assign_ids
 from ..report import Report
-from ..shu import MARK, opens_body, parse_block, resp_for, starts_section
+from ..shu import MARK, looks_like_shu, opens_body, parse_block, resp_for, starts_section
 from ..source import Source
 
 _NUM = "〇零一二三四五六七八九十百千两兩0-9"
@@ -35,7 +35,7 @@ class _Group:
 
 class Builder:
     def __init__(self, src: Source, report: Report, layout: str,
-                 segment: Callable[[list[list[RawLine]], "Builder"], list[Unit]],
+                 segment: Callable[[list[list[RawLine]], list[Shu], "Builder"], list[Unit]],
                  continues: Callable[[list[RawLine], str], bool]):
         self.src, self.report, self.layout = src, report, layout
         self.segment, self.continues = segment, continues
@@ -93,6 +93,11 @@ class Builder:
             self.shu_loc.add(s, n, col)
             return
         self.close_shu()
+        if not self.seen_unit and not self.group.units and looks_like_shu(s):
+            # The file starts inside a 疏 whose heading lies in the previous file.
+            self.shu_mark, self.shu_mark_pos = "", Pos(n, col)
+            self.shu_loc = Located.of(s, n, col)
+            return
         if self.group.shus:
             self.close_group()
         self.group.units.append([(n, col, s)])
@@ -120,7 +125,7 @@ class Builder:
         g, self.group = self.group, _Group()
         if not g.units and not g.shus:
             return
-        units = self.segment(g.units, self) if g.units else []
+        units = self.segment(g.units, g.shus, self) if g.units else []
         if units:
             self.seen_unit = True
         elif not self.seen_unit:

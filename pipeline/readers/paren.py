@@ -46,7 +46,7 @@ def continues(unit: list[RawLine], s: str) -> bool:
     return _depth(unit) > 0 or (bool(s) and s[0] in _OPEN)
 
 
-def segment(raw_units: list[list[RawLine]], b: Builder) -> list[Unit]:
+def segment(raw_units: list[list[RawLine]], shus, b: Builder) -> list[Unit]:
     return [_unit(lines, b.zhu_resp, b.report) for lines in raw_units]
 
 

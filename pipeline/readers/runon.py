@@ -1,0 +1,58 @@
+"""Layout `runon`: 注疏 e-texts that run 經, 注 and 音義 together in one line per paragraph.
+
+    大凡…此五代之所不变也。生时形体异，…所存法也。○大如字，徐音泰。七代之所更立者…
+    ［疏］“大凡”至“变也”。○正义曰：…○注“生时”至“法也”。○正义曰：…
+
+Nothing marks where the 經 ends and the 注 begins; the 音義 may follow a ○ or nothing at all.
+The 疏 after each paragraph supplies the boundaries (see pipeline/segment.py). A file may
+begin inside a 疏 whose heading is in the previous file: it is kept, marked detached.
+"""
+from __future__ import annotations
+
+import re
+
+from ..located import Located
+from ..model import Unit
+from ..report import Report
+from ..segment import segment as segment_group
+from ..source import Source
+from .common import Builder, RawLine
+
+NAME = "runon"
+DESCRIPTION = "注疏 with 經, 注 and 音義 run together, one line per paragraph, then [疏] lines"
+
+_SHU_LINE = re.compile(r"^[\[［][疏疎][\]］]", re.M)
+_PAREN_NOTE = re.compile(r"[。，；：、][（(][^）)]{2,}")
+
+
+def sniff(text: str) -> tuple[float, str]:
+    lines = [l.strip() for l in text.split("\n") if l.strip()]
+    if not lines:
+        return 0.0, "empty"
+    shu = len(_SHU_LINE.findall(text))
+    paren = sum(1 for l in lines if _PAREN_NOTE.search(l))
+    text_lines = len(lines) - shu
+    if not shu or paren > text_lines // 4:
+        return 0.0, f"{shu} [疏] lines, {paren} parenthesised notes"
+    return min(1.0, 0.3 + shu / max(1, text_lines)), \
+        f"{shu} [疏] lines after {text_lines} text lines with no parenthesised notes"
+
+
+def continues(unit: list[RawLine], s: str) -> bool:
+    return False                                # one line, one paragraph
+
+
+def segment(raw_units: list[list[RawLine]], shus, b: Builder) -> list[Unit]:
+    lines = []
+    for unit in raw_units:
+        loc = Located()
+        for n, col, s in unit:
+            loc.add(s, n, col)
+        lines.append(loc)
+    return segment_group(lines, shus, b.zhu_resp, b.report)
+
+
+def read(src: Source, report: Report):
+    b = Builder(src, report, NAME, segment, continues)
+    b.feed(src.text)
+    return b.finish()

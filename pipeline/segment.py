@@ -1,0 +1,369 @@
+"""Recovering 經 / 注 / 音義 where the text runs them together, from the 疏 that follows.
+
+Most 注疏 e-texts print a 經 paragraph, its 注 and its 音義 as one run of text. What tells them
+apart is the 疏: its 出文 lemmas quote the first and last characters of the 經 span (`“大凡”至
+“变也”`) and of each 注 (`注“生时”至“法也”`), and its sub-lemmas (`○“大凡生於…”者`) quote 經
+phrases. This module turns that evidence into layer boundaries:
+
+1. The group's text is cut into sentences (at 。？！；), at each ○, and at each line start.
+2. Hard evidence fixes labels: a ○ opens 音義; each 注 lemma fixes a 注 span (the occurrence
+   that follows the 經 lemma's last characters wins over an earlier one inside the 經); each
+   經 lemma fixes its span; gloss-like sentences right after a 注 are 音義.
+3. Every sentence still open gets the most likely label by dynamic programming over the
+   sequence (經 → 注 → 音義 → 經 …), scored with textual cues (`cues.py`) and the sub-lemmas.
+
+Every boundary is reported with how it was found and a confidence; weak ones become warnings.
+"""
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass, field
+
+from . import cues, pieces
+from .anchoring import Stream, find_all, squeeze
+from .located import Located
+from .model import JING, YINYI, ZHU, Piece, Pos, Shu, Unit
+from .report import Report
+
+J, Z, Y, O = JING, ZHU, YINYI, "o"          # O: a ○ delimiter, dropped from the text
+_SENTENCE_END = re.compile(r"[。？！；][”’」』）)]*")
+_TRAILING = set("，。；：？！、”’」』）)")
+_OPENING = set("“‘「『《（(")
+_SUBLEMMA = re.compile(r"(?:^|云)“([^“”]{2,80})”者")
+
+# Label confidences by how a boundary was found.
+CONF_DELIMITER, CONF_LEMMA, CONF_LEMMA_FUZZY, CONF_LINE = 1.0, 1.0, 0.8, 0.9
+LOW_CONFIDENCE = 0.6
+
+
+@dataclass
+class Evidence:
+    """What a group's 疏 says about the text before it."""
+    jing: list[list[str]] = field(default_factory=list)     # quotes of each 經 lemma, in order
+    zhu: list[list[str]] = field(default_factory=list)      # quotes of each 注 lemma, in order
+    jing_phrases: list[str] = field(default_factory=list)   # sub-lemmas under 經 lemmas
+    zhu_phrases: list[str] = field(default_factory=list)    # sub-lemmas under 注 lemmas
+
+    @classmethod
+    def of(cls, shus: list[Shu]) -> "Evidence":
+        ev = cls()
+        for s in shus:
+            if s.chuwen is None:
+                continue
+            (ev.jing if s.chuwen.layer == JING else ev.zhu).append(s.chuwen.quotes)
+            phrases = ev.jing_phrases if s.chuwen.layer == JING else ev.zhu_phrases
+            for p in s.paras:
+                phrases += [squeeze(m.group(1)) for m in _SUBLEMMA.finditer(p.text)]
+        return ev
+
+
+@dataclass
+class _Seg:
+    start: int
+    end: int
+    label: str | None = None                  # forced label, or the one the DP chose
+    method: str = ""                          # how a forced label was found
+    conf: float = 0.0
+
+
+class _Group:
+    """The text of a group's lines, concatenated, with the way back to each line."""
+
+    def __init__(self, lines: list[Located]):
+        self.lines = lines
+        self.starts, n = [], 0
+        for loc in lines:
+            self.starts.append(n)
+            n += len(loc)
+        self.text = "".join(loc.text for loc in lines)
+        self.stream = Stream.of([Piece(J, loc.text, Pos(0, 0)) for loc in lines])
+
+    def line_of(self, offset: int) -> int:
+        return bisect.bisect_right(self.starts, offset) - 1
+
+    def pos(self, offset: int) -> Pos:
+        i = self.line_of(offset)
+        return self.lines[i].pos(offset - self.starts[i])
+
+    def offset(self, stream_index: int) -> int:
+        pi, off = self.stream.where(stream_index)
+        return self.starts[pi] + off
+
+    def start_offset(self, stream_index: int) -> int:
+        """The offset of stream character `stream_index`, taking opening quotes before it."""
+        pos = self.offset(stream_index)
+        line_start = self.starts[self.line_of(pos)]
+        while pos > line_start and self.text[pos - 1] in _OPENING:
+            pos -= 1
+        return pos
+
+    def end_offset(self, stream_index: int) -> int:
+        """The offset just after stream character `stream_index`, taking trailing punctuation."""
+        pos = self.offset(stream_index) + 1
+        line_end = self._line_end(pos - 1)
+        while pos < line_end and self.text[pos] in _TRAILING:
+            pos += 1
+        return pos
+
+    def _line_end(self, offset: int) -> int:
+        i = self.line_of(offset)
+        return self.starts[i + 1] if i + 1 < len(self.starts) else len(self.text)
+
+
+def segment(lines: list[Located], shus: list[Shu], zhu_resp: str, report: Report) -> list[Unit]:
+    """Units (one per line) whose pieces are the 經, 注 and 音義 the evidence supports."""
+    g = _Group(lines)
+    ev = Evidence.of(shus)
+    cuts = _base_cuts(g)
+    forced: list[tuple[int, int, str, str, float]] = []       # (start, end, label, method, conf)
+    for i, p in enumerate(g.text):
+        if p == "○":
+            forced.append((i, i + 1, O, "delimiter", CONF_DELIMITER))
+    zhu_spans = _locate_zhu(g, ev, forced, report)
+    forced += zhu_spans
+    forced += _locate_jing(g, ev, forced)
+    for a, b, *_ in forced:
+        cuts.update((a, b))
+    segs = [_Seg(a, b) for a, b in zip(sorted(cuts), sorted(cuts)[1:]) if b > a]
+    _apply(segs, [f for f in forced if f[2] != J])
+    _yinyi_runs(g, segs)
+    _apply(segs, [f for f in forced if f[2] == J])   # a 經 lemma span encloses 注 and 音義 too
+    _line_starts(g, segs)
+    _label_rest(g, ev, segs)
+    return _units(g, segs, zhu_resp, report)
+
+
+def _base_cuts(g: _Group) -> set[int]:
+    cuts = {0, len(g.text)} | set(g.starts)
+    for m in _SENTENCE_END.finditer(g.text):
+        cuts.add(m.end())
+    for i, ch in enumerate(g.text):
+        if ch == "○":
+            cuts.update((i, i + 1))
+    return cuts
+
+
+def _inside(pos: int, spans) -> bool:
+    return any(a <= pos < b for a, b, *_ in spans)
+
+
+def _locate_zhu(g: _Group, ev: Evidence, forced, report: Report):
+    """注 spans from the 注 lemmas, taken in order. A start that follows the 經 lemma's last
+    characters (or a sentence end) is preferred over one inside the 經 (七代 of 七代之所更立者
+    vs 七代通数…)."""
+    ends = [squeeze(q[-1]) for q in ev.jing if q]
+    chars = g.stream.chars
+    spans, lo = [], 0
+    for quotes in ev.zhu:
+        q1, q2 = squeeze(quotes[0]), squeeze(quotes[-1])
+        best = None
+        for s, bad in find_all(chars, q1, lo):
+            off = g.offset(s)
+            if _inside(off, forced) or off in g.starts:
+                continue
+            score = -bad
+            before = chars[:s]
+            if any(e and before.endswith(e) for e in ends):
+                score += 3
+            prev = g.text[off - 1] if off else ""
+            if prev in "。？！；”":
+                score += 1.5
+            elif prev in "，：":
+                score += 0.5
+            if best is None or score > best[0]:
+                best = (score, s, bad)
+        if best is None:
+            continue
+        _, s, bad = best
+        end = None
+        if len(quotes) == 1:
+            end, bad_end = s + len(q1) - 1, 0
+        else:
+            line_end_stream = _stream_line_end(g, s)
+            for e, b in find_all(chars, q2, s, line_end_stream):
+                e_last = e + len(q2) - 1
+                if e_last < s + len(q1) - 1 or _inside(g.offset(e_last), forced):
+                    continue
+                end, bad_end = e_last, b
+                nxt = g.end_offset(e_last)
+                if nxt >= len(g.text) or g.text[nxt - 1] in "。？！；”○" or g.text[nxt:nxt + 1] == "○":
+                    break                                   # a sentence end: take it
+        if end is None:
+            continue
+        a, b = g.start_offset(s), g.end_offset(end)
+        conf = CONF_LEMMA if bad + bad_end == 0 else CONF_LEMMA_FUZZY
+        spans.append((a, b, Z, "lemma", conf))
+        lo = end + 1
+    return spans
+
+
+def _stream_line_end(g: _Group, s: int) -> int:
+    pi = g.stream.where(s)[0]
+    return g.stream.starts[pi + 1] if pi + 1 < len(g.stream.starts) else len(g.stream.chars)
+
+
+def _locate_jing(g: _Group, ev: Evidence, forced):
+    """經 spans from the 經 lemmas: from the first characters (at a line or sentence start) to
+    the last occurrence of the last characters outside any 注 or 音義, before the next 經 lemma."""
+    chars = g.stream.chars
+    starts = []
+    lo = 0
+    for quotes in ev.jing:
+        q1 = squeeze(quotes[0])
+        cands = [s for s, _ in find_all(chars, q1, lo) if not _inside(g.offset(s), forced)]
+        if not cands:
+            starts.append(None)
+            continue
+        at_start = [s for s in cands if g.offset(s) in g.starts
+                    or g.text[g.offset(s) - 1] in "。？！；”○"]
+        s = (at_start or cands)[0]
+        starts.append(s)
+        lo = s + 1
+    spans = []
+    for k, (quotes, s) in enumerate(zip(ev.jing, starts)):
+        if s is None:
+            continue
+        q1, q2 = squeeze(quotes[0]), squeeze(quotes[-1])
+        hi = next((t for t in starts[k + 1:] if t is not None), _stream_line_end(g, s))
+        if len(quotes) == 1:
+            end = s + len(q1) - 1
+        else:
+            ends = [e + len(q2) - 1 for e, _ in find_all(chars, q2, s, hi)
+                    if not _inside(g.offset(e + len(q2) - 1), forced)]
+            ends = [e for e in ends if e >= s + len(q1) - 1]
+            if not ends:
+                continue
+            end = ends[-1]
+        a, b = g.start_offset(s), g.end_offset(end)
+        spans.append((a, b, J, "lemma", CONF_LEMMA))
+    return spans
+
+
+def _apply(segs: list[_Seg], forced) -> None:
+    for a, b, label, method, conf in forced:
+        for s in segs:
+            if s.label is None and a <= s.start and s.end <= b:
+                s.label, s.method, s.conf = label, method, conf
+
+
+def _yinyi_runs(g: _Group, segs: list[_Seg]) -> None:
+    """A ○ opens 音義, and gloss-like sentences go on with it; gloss-like sentences straight
+    after a 注 are 音義 too (002 prints them with no ○)."""
+    prev = None
+    for s in segs:
+        text = g.text[s.start:s.end]
+        if s.label is None and prev is not None:
+            if prev.label == O:
+                s.label, s.method, s.conf = Y, "delimiter", CONF_DELIMITER
+            elif prev.label in (Z, Y) and cues.is_gloss(text):
+                s.label, s.method, s.conf = Y, "cue", 0.9
+        prev = s
+
+
+def _line_starts(g: _Group, segs: list[_Seg]) -> None:
+    """A line opens with 經."""
+    for s in segs:
+        if s.start in g.starts and s.label is None:
+            s.label, s.method, s.conf = J, "line", CONF_LINE
+
+
+# Transition scores between consecutive labels, and the baseline cost of each label.
+_TRANS = {(J, J): 0, (J, Z): -0.5, (J, Y): -3, (Z, Z): 0, (Z, Y): 0, (Z, J): -2,
+          (Y, Y): 0, (Y, J): 0, (Y, Z): -4}
+_BASE = {J: 0.0, Z: -2.0, Y: -8.0}
+
+
+def _label_rest(g: _Group, ev: Evidence, segs: list[_Seg]) -> None:
+    """Viterbi over each line's segments; forced labels are fixed, the rest scored by cues."""
+    for li, start in enumerate(g.starts):
+        end = g.starts[li + 1] if li + 1 < len(g.starts) else len(g.text)
+        line = [s for s in segs if start <= s.start < end and s.label != O]
+        if not line or all(s.label is not None for s in line):
+            continue
+        _viterbi(g, ev, line)
+
+
+def _emission(g: _Group, ev: Evidence, seg: _Seg, jing_before: str) -> dict[str, float]:
+    text = g.text[seg.start:seg.end]
+    sq = squeeze(text)
+    e = dict(_BASE)
+    e[Z] += cues.zhu_score(text, jing_before)
+    if cues.is_gloss(text):
+        e[Y] += 10
+    if any(p and p in sq for p in ev.jing_phrases):
+        e[J] += 3
+    if any(p and p in sq for p in ev.zhu_phrases):
+        e[Z] += 3
+    return e
+
+
+def _viterbi(g: _Group, ev: Evidence, line: list[_Seg]) -> None:
+    labels = (J, Z, Y)
+    best: list[dict[str, tuple[float, str | None]]] = []
+    jing_before = ""
+    for i, seg in enumerate(line):
+        em = _emission(g, ev, seg, jing_before)
+        col = {}
+        for lab in labels:
+            if seg.label is not None and seg.label != lab:
+                continue
+            if i == 0:
+                col[lab] = (em[lab], None)
+                continue
+            col[lab] = max(((score + _TRANS[(p, lab)] + em[lab], p) for p, (score, _) in best[-1].items()),
+                           key=lambda x: x[0])
+        best.append(col)
+        if seg.label in (J, None):
+            jing_before += g.text[seg.start:seg.end]
+    lab = max(best[-1].items(), key=lambda kv: kv[1][0])[0]
+    for i in range(len(line) - 1, -1, -1):
+        seg = line[i]
+        if seg.label is None:
+            seg.label, seg.method = lab, "cue"
+            alt = sorted((v[0] for v in best[i].values()), reverse=True)
+            margin = alt[0] - alt[1] if len(alt) > 1 else 5.0
+            seg.conf = round(min(0.85, 0.45 + margin / 10), 2)
+        lab = best[i][lab][1] or lab
+
+
+def _units(g: _Group, segs: list[_Seg], zhu_resp: str, report: Report) -> list[Unit]:
+    units = []
+    for li, loc in enumerate(g.lines):
+        base = g.starts[li]
+        end = base + len(loc)
+        out: list[Piece] = []
+        runs = _runs([s for s in segs if base <= s.start < end])
+        for label, a, b, first in runs:
+            if label == O:
+                continue
+            pos = g.pos(a)
+            if out or label != J:
+                kind = f"{(out[-1].layer if out else J)}|{label}"
+                report.boundary(kind, first.method, first.conf, pos)
+                if first.conf < LOW_CONFIDENCE:
+                    report.warn("ZS-CONV-BOUNDARY", f"uncertain {kind.replace('|', '→')} boundary "
+                                f"(found by {first.method}, confidence {first.conf})", pos)
+            sub = loc.slice(a - base, b - base)
+            if label == J:
+                out.append(Piece(J, sub.text, pos))
+            elif label == Z:
+                target = next((p for p in reversed(out) if p.layer == J), None)
+                out.append(Piece(Z, sub.text, pos, resp=zhu_resp, target=target))
+            else:
+                out += pieces.glosses(sub, 0, len(sub), out, report)
+        units.append(Unit(out, loc.pos(0)))
+    return units
+
+
+def _runs(segs: list[_Seg]):
+    """Consecutive segments with one label, as (label, start, end, first segment)."""
+    runs = []
+    for s in segs:
+        if runs and runs[-1][0] == s.label and s.label != O:
+            runs[-1][2] = s.end
+        else:
+            runs.append([s.label, s.start, s.end, s])
+    return [tuple(r) for r in runs]
+
+
