@@ -12,6 +12,7 @@ from typing import Union
 # The layers a piece of text can belong to. The same names are used in TEI @type, in the HTML
 # data-layer attributes and in `zhushu text --layer`.
 JING, ZHU, YINYI, SHU, QUE = "jing", "zhu", "yinyi", "shu", "que"
+MARK = "mark"           # a printed marker inside a unit (the bare 注 or 音义 of 四庫 texts)
 
 
 @dataclass(slots=True, frozen=True)
@@ -121,12 +122,22 @@ class Head:
 
 
 @dataclass(slots=True, eq=False)
+class Fw:
+    """Page furniture the source repeats (钦定四库全书, a 卷 title, a catalogue line): kept in
+    the text, marked as furniture."""
+    text: str
+    pos: Pos
+    kind: str = "header"
+
+
+@dataclass(slots=True, eq=False)
 class Div:
     kind: str                              # juan | section
     head: Head | None
-    blocks: list = field(default_factory=list)   # Unit | Shu | Head
+    blocks: list = field(default_factory=list)   # Unit | Shu | Fw | Div (sections, last)
     n: str = ""
     id: str = ""
+    front: list = field(default_factory=list)    # Fw printed before the heading
 
 
 @dataclass(slots=True)
@@ -146,42 +157,55 @@ class Document:
     divs: list[Div]
 
     def units(self):
-        for d in self.divs:
-            for b in d.blocks:
-                if isinstance(b, Unit):
-                    yield b
+        return (b for b in self.blocks() if isinstance(b, Unit))
 
     def blocks(self):
+        """Every block in document order, sections included."""
+        def walk(div):
+            for b in div.blocks:
+                if isinstance(b, Div):
+                    yield from walk(b)
+                else:
+                    yield b
         for d in self.divs:
-            yield from d.blocks
+            yield from walk(d)
+
+    def all_divs(self):
+        def walk(div):
+            yield div
+            for b in div.blocks:
+                if isinstance(b, Div):
+                    yield from walk(b)
+        for d in self.divs:
+            yield from walk(d)
 
 
-_PIECE_LETTER = {JING: "j", ZHU: "z", YINYI: "y", QUE: "q"}
+_PIECE_LETTER = {JING: "j", ZHU: "z", YINYI: "y", QUE: "q", MARK: "m"}
 
 
 def assign_ids(doc: Document) -> None:
     """Give every node its stable id. Ids depend only on document order, so re-conversion of the
     same source gives the same ids and citations like `#u12.z1` survive."""
     u = shu_n = 0
-    for dn, div in enumerate(doc.divs, 1):
+    for dn, div in enumerate(doc.all_divs(), 1):
         div.id = f"d{dn}"
-        for block in div.blocks:
-            if isinstance(block, Unit):
-                u += 1
-                shu_n = 0
-                block.id = f"u{u}"
-                counts: dict[str, int] = {}
-                anchor_n = 0
-                for p in block.pieces:
-                    letter = _PIECE_LETTER[p.layer]
-                    counts[letter] = counts.get(letter, 0) + 1
-                    p.id = f"u{u}.{letter}{counts[letter]}"
-                    for a in p.anchors:
-                        anchor_n += 1
-                        a.id = f"u{u}.a{anchor_n}"
-            elif isinstance(block, Shu):
-                shu_n += 1
-                block.id = f"u{u}.s{shu_n}"
-                subs = (p.sub for p in block.paras if p.sub is not None)
-                for k, sub in enumerate(subs, 1):
-                    sub.id = f"{block.id}.{k}"
+    for block in doc.blocks():
+        if isinstance(block, Unit):
+            u += 1
+            shu_n = 0
+            block.id = f"u{u}"
+            counts: dict[str, int] = {}
+            anchor_n = 0
+            for p in block.pieces:
+                letter = _PIECE_LETTER[p.layer]
+                counts[letter] = counts.get(letter, 0) + 1
+                p.id = f"u{u}.{letter}{counts[letter]}"
+                for a in p.anchors:
+                    anchor_n += 1
+                    a.id = f"u{u}.a{anchor_n}"
+        elif isinstance(block, Shu):
+            shu_n += 1
+            block.id = f"u{u}.s{shu_n}"
+            subs = (p.sub for p in block.paras if p.sub is not None)
+            for k, sub in enumerate(subs, 1):
+                sub.id = f"{block.id}.{k}"

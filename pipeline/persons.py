@@ -52,3 +52,13 @@ def commentators(work: str) -> tuple[str | None, str | None]:
         if any(k in work for k in keys):
             return zhu or None, shu or None
     return None, None
+
+
+def named_in(text: str) -> str | None:
+    """The registry person a short phrase names: 陆德明, 孔颖达, or a surname with 氏 (郑氏, in a
+    commentators line, is 鄭玄: the first of that surname in the registry)."""
+    for p in registry().values():
+        for sur in p.surnames:
+            if any(sur + g in text for g in p.given + p.courtesy) or sur + "氏" in text:
+                return p.id
+    return None

@@ -23,10 +23,13 @@ from dataclasses import dataclass, field
 from . import cues, pieces
 from .anchoring import Stream, find_all, squeeze
 from .located import Located
-from .model import JING, YINYI, ZHU, Piece, Pos, Shu, Unit
+from .model import JING, MARK, YINYI, ZHU, Piece, Pos, Shu, Unit
 from .report import Report
 
 J, Z, Y, O = JING, ZHU, YINYI, "o"          # O: a ○ delimiter, dropped from the text
+B = "b"                                     # a bracket delimiter (【 】), dropped from the text
+ZHU_OPEN = "zhu-open"                       # a mark: a 注 begins here
+_DROPPED = (O, B)
 _SENTENCE_END = re.compile(r"[。？！；][”’」』）)]*")
 _TRAILING = set("，。；：？！、”’」』）)")
 _OPENING = set("“‘「『《（(")
@@ -111,26 +114,46 @@ class _Group:
         return self.starts[i + 1] if i + 1 < len(self.starts) else len(self.text)
 
 
-def segment(lines: list[Located], shus: list[Shu], zhu_resp: str, report: Report) -> list[Unit]:
-    """Units (one per line) whose pieces are the 經, 注 and 音義 the evidence supports."""
+def segment(lines: list[Located], shus: list[Shu], zhu_resp: str, report: Report,
+            marks: list[list[tuple[int, int, str]]] | None = None,
+            free: tuple[str, ...] = (J, Z, Y)) -> list[Unit]:
+    """Units (one per line) whose pieces are the 經, 注 and 音義 the evidence supports.
+
+    `marks` (per line, offsets in the line) are what a layout prints to tell layers apart:
+    (start, end, MARK) a marker kept as text, (start, end, B) a bracket dropped as delimiter,
+    (start, end, Y) 音義 in brackets, (pos, pos, ZHU_OPEN) where a 注 begins. `free` are the
+    labels that text no evidence fixes may take (a layout that marks every 注 allows only 經).
+    """
     g = _Group(lines)
     ev = Evidence.of(shus)
     cuts = _base_cuts(g)
     forced: list[tuple[int, int, str, str, float]] = []       # (start, end, label, method, conf)
+    opens: list[int] = []
+    for li, line_marks in enumerate(marks or []):
+        base = g.starts[li]
+        for a, b, label in line_marks:
+            if label == ZHU_OPEN:
+                opens.append(base + a)
+                cuts.add(base + a)
+            else:
+                forced.append((base + a, base + b, label, "delimiter", CONF_DELIMITER))
     for i, p in enumerate(g.text):
         if p == "○":
             forced.append((i, i + 1, O, "delimiter", CONF_DELIMITER))
-    zhu_spans = _locate_zhu(g, ev, forced, report)
+    zhu_spans = _locate_zhu(g, ev, forced, opens)
     forced += zhu_spans
-    forced += _locate_jing(g, ev, forced)
+    forced += _locate_jing(g, ev, forced, opens, cuts)
     for a, b, *_ in forced:
         cuts.update((a, b))
     segs = [_Seg(a, b) for a, b in zip(sorted(cuts), sorted(cuts)[1:]) if b > a]
     _apply(segs, [f for f in forced if f[2] != J])
+    for s in segs:
+        if s.start in opens and s.label is None:
+            s.label, s.method, s.conf = Z, "delimiter", CONF_DELIMITER
     _yinyi_runs(g, segs)
     _apply(segs, [f for f in forced if f[2] == J])   # a 經 lemma span encloses 注 and 音義 too
     _line_starts(g, segs)
-    _label_rest(g, ev, segs)
+    _label_rest(g, ev, segs, free)
     return _units(g, segs, zhu_resp, report)
 
 
@@ -148,7 +171,7 @@ def _inside(pos: int, spans) -> bool:
     return any(a <= pos < b for a, b, *_ in spans)
 
 
-def _locate_zhu(g: _Group, ev: Evidence, forced, report: Report):
+def _locate_zhu(g: _Group, ev: Evidence, forced, opens: list[int]):
     """注 spans from the 注 lemmas, taken in order. A start that follows the 經 lemma's last
     characters (or a sentence end) is preferred over one inside the 經 (七代 of 七代之所更立者
     vs 七代通数…)."""
@@ -167,7 +190,9 @@ def _locate_zhu(g: _Group, ev: Evidence, forced, report: Report):
             if any(e and before.endswith(e) for e in ends):
                 score += 3
             prev = g.text[off - 1] if off else ""
-            if prev in "。？！；”":
+            if off in opens:                        # right after a printed 注 marker
+                score += 3
+            elif prev in "。？！；”":
                 score += 1.5
             elif prev in "，：":
                 score += 0.5
@@ -203,9 +228,11 @@ def _stream_line_end(g: _Group, s: int) -> int:
     return g.stream.starts[pi + 1] if pi + 1 < len(g.stream.starts) else len(g.stream.chars)
 
 
-def _locate_jing(g: _Group, ev: Evidence, forced):
+def _locate_jing(g: _Group, ev: Evidence, forced, opens: list[int], cuts: set[int]):
     """經 spans from the 經 lemmas: from the first characters (at a line or sentence start) to
-    the last occurrence of the last characters outside any 注 or 音義, before the next 經 lemma."""
+    the last occurrence of the last characters outside any 注 or 音義, before the next 經 lemma;
+    an occurrence followed by a boundary (a sentence end, a marker, a 注) is preferred."""
+    bounds = set(cuts) | set(opens) | {a for a, *_ in forced}
     chars = g.stream.chars
     starts = []
     lo = 0
@@ -234,7 +261,8 @@ def _locate_jing(g: _Group, ev: Evidence, forced):
             ends = [e for e in ends if e >= s + len(q1) - 1]
             if not ends:
                 continue
-            end = ends[-1]
+            bounded = [e for e in ends if g.end_offset(e) in bounds]
+            end = (bounded or ends)[-1]
         a, b = g.start_offset(s), g.end_offset(end)
         spans.append((a, b, J, "lemma", CONF_LEMMA))
     return spans
@@ -274,14 +302,14 @@ _TRANS = {(J, J): 0, (J, Z): -0.5, (J, Y): -3, (Z, Z): 0, (Z, Y): 0, (Z, J): -2,
 _BASE = {J: 0.0, Z: -2.0, Y: -8.0}
 
 
-def _label_rest(g: _Group, ev: Evidence, segs: list[_Seg]) -> None:
+def _label_rest(g: _Group, ev: Evidence, segs: list[_Seg], free: tuple[str, ...]) -> None:
     """Viterbi over each line's segments; forced labels are fixed, the rest scored by cues."""
     for li, start in enumerate(g.starts):
         end = g.starts[li + 1] if li + 1 < len(g.starts) else len(g.text)
-        line = [s for s in segs if start <= s.start < end and s.label != O]
+        line = [s for s in segs if start <= s.start < end and s.label not in (O, B, MARK)]
         if not line or all(s.label is not None for s in line):
             continue
-        _viterbi(g, ev, line)
+        _viterbi(g, ev, line, free)
 
 
 def _emission(g: _Group, ev: Evidence, seg: _Seg, jing_before: str) -> dict[str, float]:
@@ -298,16 +326,13 @@ def _emission(g: _Group, ev: Evidence, seg: _Seg, jing_before: str) -> dict[str,
     return e
 
 
-def _viterbi(g: _Group, ev: Evidence, line: list[_Seg]) -> None:
-    labels = (J, Z, Y)
+def _viterbi(g: _Group, ev: Evidence, line: list[_Seg], free: tuple[str, ...]) -> None:
     best: list[dict[str, tuple[float, str | None]]] = []
     jing_before = ""
     for i, seg in enumerate(line):
         em = _emission(g, ev, seg, jing_before)
         col = {}
-        for lab in labels:
-            if seg.label is not None and seg.label != lab:
-                continue
+        for lab in ((seg.label,) if seg.label is not None else free):
             if i == 0:
                 col[lab] = (em[lab], None)
                 continue
@@ -335,11 +360,15 @@ def _units(g: _Group, segs: list[_Seg], zhu_resp: str, report: Report) -> list[U
         out: list[Piece] = []
         runs = _runs([s for s in segs if base <= s.start < end])
         for label, a, b, first in runs:
-            if label == O:
+            if label in _DROPPED:
                 continue
             pos = g.pos(a)
+            if label == MARK:
+                out.append(Piece(MARK, g.text[a:b], pos))
+                continue
             if out or label != J:
-                kind = f"{(out[-1].layer if out else J)}|{label}"
+                prev = next((p.layer for p in reversed(out) if p.layer != MARK), J)
+                kind = f"{prev}|{label}"
                 report.boundary(kind, first.method, first.conf, pos)
                 if first.conf < LOW_CONFIDENCE:
                     report.warn("ZS-CONV-BOUNDARY", f"uncertain {kind.replace('|', '→')} boundary "

@@ -22,17 +22,24 @@ OPENER_RESP = (("释曰", "jiagongyan"), ("釋曰", "jiagongyan"), ("正义曰",
                ("正義曰", "kongyingda"))
 
 
+# Unpunctuated texts (四庫) print the lemma without quotation marks: 公仪至闻也, 注仲子至立庶.
+_BARE_LEMMA = r"(?P<lemma>(?P<zhu>注|註)?(?P<q1>[^○“”至]{1,6}?)至(?P<q2>[^○“”至]{1,6}?)(?P<tail>)?)"
+BARE_SECTION = re.compile(_BARE_LEMMA + r"(?=○*(?:" + OPENER + r"))")
+
+
 def chuwen_tokens(m: re.Match) -> list[Token]:
     """The lemma as printed, with each quote as a 'mentioned' token; concatenates back exactly."""
     out: list[Token] = []
     if m.group("zhu"):
         out.append(Token("text", m.group("zhu")))
-    out += [Token("text", "“"), Token("mentioned", m.group("q1")), Token("text", "”")]
+    quoted = m.group("lemma")[len(m.group("zhu") or ""):].startswith("“")
+    o, c = ("“", "”") if quoted else ("", "")
+    out += [Token("text", o), Token("mentioned", m.group("q1")), Token("text", c)]
     if m.group("q2") is not None:
-        out += [Token("text", "至“"), Token("mentioned", m.group("q2")), Token("text", "”")]
+        out += [Token("text", "至" + o), Token("mentioned", m.group("q2")), Token("text", c)]
     if m.group("tail"):
         out.append(Token("text", m.group("tail")))
-    return out
+    return [t for t in out if t.text]
 
 
 def starts_section(text: str) -> bool:
@@ -54,10 +61,11 @@ def opens_body(text: str) -> bool:
     return bool(re.match(r"○*(?:" + OPENER + ")", text))
 
 
-def parse_block(loc: Located, mark: str, mark_pos: Pos | None) -> list[Shu]:
-    """Sections of one 疏 block (the text after `[疏]`, joined over its lines)."""
+def parse_block(loc: Located, mark: str, mark_pos: Pos | None, bare: bool = False) -> list[Shu]:
+    """Sections of one 疏 block (the text after `[疏]`, joined over its lines). `bare`: the text
+    is unpunctuated, so lemmas are X至Y without quotation marks."""
     text = loc.text
-    cuts = list(_sections(text))
+    cuts = list(_sections(text, BARE_SECTION if bare else SECTION))
     sections: list[Shu] = []
     if not cuts or cuts[0].start() > 0:
         end = cuts[0].start() if cuts else len(text)
@@ -75,12 +83,12 @@ def parse_block(loc: Located, mark: str, mark_pos: Pos | None) -> list[Shu]:
     return sections
 
 
-def _sections(text: str):
+def _sections(text: str, pattern: re.Pattern = SECTION):
     """Section-opening lemmas: tried only at the start and after each ○, where they can stand
     (much faster than letting the regex engine try every position of a long 疏)."""
     at = 0
     while at != -1:
-        m = SECTION.match(text, at)
+        m = pattern.match(text, at)
         if m:
             yield m
         at = text.find("○", m.end() if m else at)

@@ -11,7 +11,7 @@ from lxml import etree
 
 from . import __version__, persons
 from .chars import PLACEHOLDERS, is_pua
-from .model import JING, QUE, SHU, YINYI, ZHU, Anchor, Div, Document, Head, Piece, Shu, Token, Unit
+from .model import JING, MARK, QUE, SHU, YINYI, ZHU, Div, Document, Fw, Piece, Shu, Token, Unit
 from .report import Report
 
 TEI_NS = "http://www.tei-c.org/ns/1.0"
@@ -156,7 +156,12 @@ class _Writer:
         # TEI's desc admits no <g>: its text is written plain.
         self.out.append(f'<gap reason="lost" xml:id="{p.id}"><desc type="{QUE}">{_esc(p.text)}</desc></gap>')
 
-    PIECES = {JING: jing, ZHU: note_piece, YINYI: note_piece, QUE: que}
+    def mark(self, p: Piece) -> None:
+        self.out.append(f'<label type="{MARK}" xml:id="{p.id}">')
+        self.put(p.text)
+        self.out.append("</label>")
+
+    PIECES = {JING: jing, ZHU: note_piece, YINYI: note_piece, QUE: que, MARK: mark}
 
     def shu(self, s: Shu) -> None:
         self.out.append("<note" + _attrs(dict(
@@ -191,12 +196,14 @@ class _Writer:
         self.put(para.text[pos:])
         self.out.append("</p></note>")
 
-    # A Head only opens a div (TEI admits no head between blocks); mid-div headings will open
-    # nested section divs when a layout needs them.
-    BLOCKS = {Unit: unit, Shu: shu}
+    def fw(self, f: Fw) -> None:
+        self.el("fw", f.text, type=f.kind)
+        self.out.append("\n")
 
     def div(self, d: Div) -> None:
         self.out.append(f"<div{_attrs(dict(type=d.kind, n=d.n or None, xml_id=d.id))}>\n")
+        for f in d.front:
+            self.fw(f)
         if d.head is not None:
             self.el("head", d.head.text, type=d.head.kind)
             self.out.append("\n")
@@ -208,6 +215,10 @@ class _Writer:
                 continue
             handler(self, b)
         self.out.append("</div>\n")
+
+    # A Head only opens a div (TEI admits no head between blocks): a heading in the middle of
+    # a 卷 opens a nested section div.
+    BLOCKS = {Unit: unit, Shu: shu, Fw: fw, Div: div}
 
     def body(self) -> str:
         self.out = ["<body>\n"]
@@ -240,7 +251,7 @@ class _Writer:
         m = self.doc.meta
         fd = _el(h, "fileDesc")
         ts = _el(fd, "titleStmt")
-        _el(ts, "title", " ".join(x for x in (m.work or "未題名", m.juan) if x), type="main")
+        _el(ts, "title", " ".join(x for x in (m.work or "未題名", m.juan or m.section) if x), type="main")
         if m.work:
             _el(ts, "title", m.work, type="work")
         if m.juan:

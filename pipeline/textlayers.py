@@ -16,7 +16,7 @@ _XPATH = {
     "shu": "//t:body//t:note[@type='shu'][not(ancestor::t:note)]",
 }
 _NS = {"t": TEI[1:-1]}
-_NOT_JING = {TEI + "note", TEI + "gap"}
+_NOT_JING = {TEI + "note", TEI + "gap", TEI + "label"}     # printed markers are not 經
 
 
 def _text(e) -> str:

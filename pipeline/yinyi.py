@@ -22,8 +22,32 @@ _HEAD_SEP = "，,"
 _GLOSS = re.compile(r"(?:[^。“‘]|“[^”]*”?|‘[^’]*’?)+。?|。")
 
 
+# Unpunctuated glosses (四庫): a head of one or two characters, a reading, a closing remark.
+_BARE_GLOSS = re.compile(r".{1,2}?(?:音[^音反]|[^音反]{2}反|如字)(?:又[^又音反]{0,2}?(?:音.|..反))?"
+                         r"(?:下注同|注下同|下同|注同|篇内同|篇內同|出注)?")
+
+
 def split_glosses(text: str) -> list[tuple[int, str]]:
-    """Split at each 。 outside quotation marks; return (offset, gloss) pairs covering `text`."""
+    """Split at each 。 outside quotation marks (or, in unpunctuated text, after each reading);
+    return (offset, gloss) pairs covering `text`."""
+    if "。" not in text and "，" not in text:
+        items: list[tuple[int, str]] = []
+        pos = 0
+        for m in _BARE_GLOSS.finditer(text):
+            if m.start() > pos and items:          # stray characters stay with the gloss before
+                o, g = items[-1]
+                items[-1] = (o, g + text[pos:m.start()])
+            elif m.start() > pos:
+                items.append((pos, text[pos:m.start()]))
+            items.append((m.start(), m.group()))
+            pos = m.end()
+        if pos < len(text):
+            if items:
+                o, g = items[-1]
+                items[-1] = (o, g + text[pos:])
+            else:
+                items.append((pos, text[pos:]))
+        return items
     return [(m.start(), m.group()) for m in _GLOSS.finditer(text) if m.group().strip()]
 
 

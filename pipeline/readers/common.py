@@ -15,7 +15,7 @@ from .. import persons
 from ..anchoring import resolve_group
 from ..chars import WHITESPACE
 from ..located import Located
-from ..model import Div, Document, Head, Meta, Pos, Shu, Unit, assign_ids
+from ..model import Div, Document, Fw, Head, Meta, Pos, Shu, Unit, assign_ids
 from ..report import Report
 from ..shu import MARK, looks_like_shu, opens_body, parse_block, resp_for, starts_section
 from ..source import Source
@@ -48,6 +48,9 @@ class Builder:
         self.shu_mark = ""
         self.shu_mark_pos: Pos | None = None
         self.seen_unit = False
+        self.juan_div: Div | None = None
+        self.pending_front: list[Fw] = []
+        self.bare_lemmas = False             # unpunctuated texts: lemmas without quotation marks
 
     def set_work(self, work: str) -> None:
         """Name the work; its commentators follow from data/works.tsv. Without a known work the
@@ -77,11 +80,7 @@ class Builder:
             return
         m = JUAN_LINE.match(s)
         if m:
-            self.close_group()
-            if m.group("work") and not self.work:
-                self.set_work(m.group("work"))
-            self.div = Div("juan", Head(s, Pos(n, col)), n=m.group("n"))
-            self.divs.append(self.div)
+            self.juan(s, Pos(n, col), m.group("n"), m.group("work"))
             return
         m = MARK.match(s)
         if m:
@@ -98,9 +97,48 @@ class Builder:
             self.shu_mark, self.shu_mark_pos = "", Pos(n, col)
             self.shu_loc = Located.of(s, n, col)
             return
+        self.unit_line(n, col, s)
+
+    def unit_line(self, n: int, col: int, s: str) -> None:
+        """A line that opens a new unit (a 經 paragraph)."""
+        self.close_shu()
         if self.group.shus:
             self.close_group()
         self.group.units.append([(n, col, s)])
+
+    def shu_block(self, loc: Located, mark: str, pos: Pos) -> None:
+        """A whole 疏 block found inside a line (四庫: 疏【…】)."""
+        self.close_shu()
+        self.shu_loc, self.shu_mark, self.shu_mark_pos = loc, mark, pos
+        self.close_shu()
+
+    def furniture(self, fw: Fw) -> None:
+        """A furniture line: it stays in the text, between the blocks, marked as such."""
+        self.close_group()
+        if self.div is None:
+            self.pending_front.append(fw)
+        else:
+            self.div.blocks.append(fw)
+
+    def juan(self, text: str, pos: Pos, n: str = "", work: str = "") -> None:
+        """A 卷 title line: a new top-level div."""
+        self.close_group()
+        if work and not self.work:
+            self.set_work(work)
+        self.juan_div = self.div = Div("juan", Head(text, pos), n=n, front=self.pending_front)
+        self.pending_front = []
+        self.divs.append(self.div)
+
+    def section(self, text: str, pos: Pos) -> None:
+        """A chapter title inside a 卷 (檀弓上第三, 聘礼第八之四): a nested section div."""
+        self.close_group()
+        div = Div("section", Head(text, pos, "section"), front=self.pending_front)
+        self.pending_front = []
+        if self.juan_div is None:
+            self.divs.append(div)
+        else:
+            self.juan_div.blocks.append(div)
+        self.div = div
 
     def _continues_shu(self, s: str) -> bool:
         text = self.shu_loc.text
@@ -113,7 +151,8 @@ class Builder:
             return
         if not self.shu_loc.text:
             self.report.warn("ZS-CONV-EMPTY-SHU", "[疏] with no text", self.shu_mark_pos)
-        shus = parse_block(self.shu_loc, self.shu_mark, self.shu_mark_pos) if self.shu_loc.text else \
+        shus = parse_block(self.shu_loc, self.shu_mark, self.shu_mark_pos, self.bare_lemmas) \
+            if self.shu_loc.text else \
             [Shu(None, [], self.shu_mark_pos, mark=self.shu_mark)]
         for s in shus:
             s.resp = self.shu_resp
@@ -135,13 +174,20 @@ class Builder:
                                  "outside the file); kept, marked detached", s.pos)
         resolve_group(units, g.shus, self.report)
         if self.div is None:
-            self.div = Div("juan", None)
+            self.juan_div = self.div = Div("juan", None, front=self.pending_front)
+            self.pending_front = []
             self.divs.append(self.div)
         self.div.blocks.extend(units)
         self.div.blocks.extend(g.shus)
 
     def finish(self) -> Document:
         self.close_group()
+        if self.pending_front:                  # furniture after the last block
+            if self.div is None:
+                self.juan_div = self.div = Div("juan", None)
+                self.divs.append(self.div)
+            self.div.blocks.extend(self.pending_front)
+            self.pending_front = []
         if not self.work_known:
             self.report.warn("ZS-CONV-WORK", "work not named or not in works.tsv (give --work or a "
                              ".meta.json sidecar); 注 attributed to 鄭玄 by default")

@@ -1,0 +1,124 @@
+"""Layout `siku`: 文淵閣 四庫全書 editions of the 注疏 as plain text, unpunctuated.
+
+    钦定四库全书                                  furniture
+    礼记注疏卷三                                  the 卷 (names the work)
+    汉郑氏注　唐陆德明音义　孔颖达疏             the commentators
+    檀弓上第三                                    a chapter: a section of the 卷
+    經…注注文…音义【毋音无…】經…注…疏【公仪至闻也正义曰…○注仲子至立庶○正义曰…】
+
+One line per 經 paragraph: a bare 注 opens each 注, 音义【…】 holds the glosses, 疏【…】 the
+sub-commentary, whose lemmas have no quotation marks. Where a 注 ends and the next 經 sentence
+begins nothing is printed; the 疏 lemmas tell (pipeline/segment.py).
+"""
+from __future__ import annotations
+
+import re
+
+from .. import persons
+from ..chars import WHITESPACE
+from ..located import Located
+from ..model import MARK, YINYI, Fw, Pos, Unit
+from ..report import Report
+from ..segment import B, ZHU_OPEN
+from ..segment import segment as segment_group
+from ..source import Source
+from .common import JUAN_LINE, Builder, RawLine
+
+NAME = "siku"
+DESCRIPTION = "四庫全書 注疏, unpunctuated: bare 注 before each 注, 音义【…】, 疏【…】 inline"
+
+HEADER = re.compile(r"^(?:钦定四库全书|欽定四庫全書)$")
+_ROLE = r"[^\s　]{1,10}(?:注|註|疏|音义|音義|释文|釋文)"
+RESPONSIBILITY = re.compile(rf"^{_ROLE}(?:[\s　]+{_ROLE})+$")
+CHAPTER = re.compile(r"^[^\s　，。【】]{1,10}第[一二三四五六七八九十百]+(?:之[一二三四五六七八九十]+)?$")
+_YINYI = re.compile(r"(音义|音義)【([^【】]*)】")
+_SHU = re.compile(r"(疏)【([^【】]*)】")
+_ZHU_MARK = re.compile(r"[注註]")
+_WS = "".join(WHITESPACE)
+
+
+def sniff(text: str) -> tuple[float, str]:
+    head = text[:2000]
+    shu = len(_SHU.findall(text))
+    yinyi = len(_YINYI.findall(text))
+    siku = bool(re.search(r"钦定四库全书|欽定四庫全書", head))
+    punct = text.count("，") + text.count("。")
+    if not shu or punct > len(text) // 200:
+        return 0.0, f"{shu} 疏【…】, {punct} punctuation marks"
+    return min(1.0, 0.5 + 0.3 * siku + min(0.2, (shu + yinyi) / 50)), \
+        f"{shu} inline 疏【…】 and {yinyi} 音义【…】, unpunctuated" + (", 钦定四库全书" if siku else "")
+
+
+def continues(unit: list[RawLine], s: str) -> bool:
+    return False
+
+
+def marks(text: str) -> list[tuple[int, int, str]]:
+    """What the line prints to separate layers: 音义【…】 and the bare 注 before each 注."""
+    out: list[tuple[int, int, str]] = []
+    taken = []
+    for m in _YINYI.finditer(text):
+        a, b = m.span()
+        out += [(a, m.end(1), MARK), (m.end(1), m.end(1) + 1, B), (m.start(2), m.end(2), YINYI),
+                (b - 1, b, B)]
+        taken.append((a, b))
+    for m in _ZHU_MARK.finditer(text):
+        if m.start() > 0 and not any(a <= m.start() < b for a, b in taken):
+            out += [(m.start(), m.end(), MARK), (m.end(), m.end(), ZHU_OPEN)]
+    return out
+
+
+def segment(raw_units: list[list[RawLine]], shus, b: Builder) -> list[Unit]:
+    lines = []
+    for unit in raw_units:
+        loc = Located()
+        for n, col, s in unit:
+            loc.add(s, n, col)
+        lines.append(loc)
+    return segment_group(lines, shus, b.zhu_resp, b.report, [marks(l.text) for l in lines],
+                         free=("jing",))
+
+
+def read(src: Source, report: Report):
+    b = Builder(src, report, NAME, segment, continues)
+    b.bare_lemmas = True
+    for n, raw in enumerate(src.text.split("\n"), 1):
+        s = raw.strip(_WS)
+        if not s:
+            continue
+        col = len(raw) - len(raw.lstrip(_WS)) + 1
+        pos = Pos(n, col)
+        if HEADER.match(s):
+            b.furniture(Fw(s, pos, "header"))
+        elif m := JUAN_LINE.match(s):
+            b.juan(s, pos, m.group("n"), m.group("work"))
+        elif RESPONSIBILITY.match(s):
+            _commentators(b, s)
+            b.furniture(Fw(s, pos, "responsibility"))
+        elif CHAPTER.match(s):
+            b.section(s, pos)
+        else:
+            _line(b, n, col, s)
+    return b.finish()
+
+
+def _line(b: Builder, n: int, col: int, s: str) -> None:
+    """A paragraph line: its 經/注/音義 text is a unit, each 疏【…】 in it a 疏 block."""
+    at = 0
+    for m in _SHU.finditer(s):
+        if s[at:m.start()].strip(_WS):
+            b.unit_line(n, col + at, s[at:m.start()])
+        b.shu_block(Located.of(m.group(2), n, col + m.start(2)), m.group(1), Pos(n, col + m.start()))
+        at = m.end()
+    if s[at:].strip(_WS):
+        b.unit_line(n, col + at, s[at:])
+
+
+def _commentators(b: Builder, line: str) -> None:
+    """汉郑氏注　唐陆德明音义　孔颖达疏: who wrote the 注 and the 疏 of this text."""
+    for part in re.split(rf"[{_WS}]+", line):
+        pid = persons.named_in(part)
+        if pid and part.endswith(("注", "註")):
+            b.zhu_resp, b.work_known = pid, True
+        elif pid and part.endswith("疏"):
+            b.shu_resp = pid
