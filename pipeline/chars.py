@@ -48,6 +48,13 @@ def is_pua(ch: str) -> bool:
     return 0xE000 <= cp <= 0xF8FF or 0xF0000 <= cp <= 0x10FFFD
 
 
+_WS_RUN = re.compile("[" + re.escape("".join(sorted(WHITESPACE))) + "]+")
+
+
+def strip_ws(s: str) -> str:
+    return _WS_RUN.sub("", s)
+
+
 _LOSSLESS = re.compile("[" + re.escape("".join(sorted(WHITESPACE | DELIMITERS))) + "]+")
 
 

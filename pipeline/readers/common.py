@@ -23,6 +23,8 @@ from ..source import Source
 _NUM = "〇零一二三四五六七八九十百千两兩0-9"
 JUAN_LINE = re.compile(rf"^(?P<work>\S*?)卷(?:第)?(?P<n>[{_NUM}]+)(?:之[{_NUM}]+)?[上中下]?$")
 _WS = "".join(WHITESPACE)
+# A chapter title standing alone: 祭法第二十三, 檀弓上第三, 聘礼第八之四.
+CHAPTER = re.compile(rf"^[^\s　，。、【】（）()“”]{{1,10}}第[{_NUM}]+(?:之[{_NUM}]+)?$")
 
 RawLine = tuple[int, int, str]                 # line number, column of first char, stripped text
 
@@ -81,6 +83,9 @@ class Builder:
         m = JUAN_LINE.match(s)
         if m:
             self.juan(s, Pos(n, col), m.group("n"), m.group("work"))
+            return
+        if CHAPTER.match(s):
+            self.section(s, Pos(n, col))
             return
         m = MARK.match(s)
         if m:

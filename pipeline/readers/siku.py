@@ -22,7 +22,7 @@ from ..report import Report
 from ..segment import B, ZHU_OPEN
 from ..segment import segment as segment_group
 from ..source import Source
-from .common import JUAN_LINE, Builder, RawLine
+from .common import CHAPTER, JUAN_LINE, Builder, RawLine
 
 NAME = "siku"
 DESCRIPTION = "四庫全書 注疏, unpunctuated: bare 注 before each 注, 音义【…】, 疏【…】 inline"
@@ -30,7 +30,6 @@ DESCRIPTION = "四庫全書 注疏, unpunctuated: bare 注 before each 注, 音�
 HEADER = re.compile(r"^(?:钦定四库全书|欽定四庫全書)$")
 _ROLE = r"[^\s　]{1,10}(?:注|註|疏|音义|音義|释文|釋文)"
 RESPONSIBILITY = re.compile(rf"^{_ROLE}(?:[\s　]+{_ROLE})+$")
-CHAPTER = re.compile(r"^[^\s　，。【】]{1,10}第[一二三四五六七八九十百]+(?:之[一二三四五六七八九十]+)?$")
 _YINYI = re.compile(r"(音义|音義)【([^【】]*)】")
 _SHU = re.compile(r"(疏)【([^【】]*)】")
 _ZHU_MARK = re.compile(r"[注註]")

@@ -1,0 +1,56 @@
+"""Stray delimiters: a （ ） ( ) ［ ］ [ ] 【 】 〈 〉 or ○ that no reader consumed (000 ends a 疏 with
+an unmatched `)`). The lossless invariant says delimiters are not text, so they leave the
+model here, each reported with its position; offsets that point into the text are shifted."""
+from __future__ import annotations
+
+import re
+
+from .chars import DELIMITERS
+from .model import Document, Para, Piece, Pos, Shu, Unit
+from .report import Report
+
+_DELIM = re.compile("[" + re.escape("".join(sorted(DELIMITERS))) + "]")
+
+
+def drop(doc: Document, report: Report) -> None:
+    for b in doc.blocks():
+        if isinstance(b, Unit):
+            for p in b.pieces:
+                _piece(p, report)
+        elif isinstance(b, Shu):
+            for para in b.paras:
+                _para(para, report)
+            if b.chuwen is not None:
+                for t in b.chuwen.tokens:
+                    t.text = _clean(t.text, b.chuwen.pos, report)[0]
+
+
+def _clean(text: str, pos: Pos, report: Report) -> tuple[str, list[int]]:
+    gone = [m.start() for m in _DELIM.finditer(text)]
+    for i in gone:
+        report.warn("ZS-CONV-STRAY", f"stray delimiter {text[i]!r} dropped", Pos(pos.line, pos.col + i))
+    return (_DELIM.sub("", text), gone) if gone else (text, gone)
+
+
+def _shift(offset: int, gone: list[int]) -> int:
+    return offset - sum(1 for g in gone if g < offset)
+
+
+def _piece(p: Piece, report: Report) -> None:
+    if _DELIM.search(p.text) is None:
+        return
+    p.text, gone = _clean(p.text, p.pos, report)
+    for a in p.anchors:
+        a.offset = _shift(a.offset, gone)
+    if p.tokens is not None:
+        for t in p.tokens:
+            t.text = _DELIM.sub("", t.text)
+    p.squeezed = None
+
+
+def _para(para: Para, report: Report) -> None:
+    if _DELIM.search(para.text) is None:
+        return
+    para.text, gone = _clean(para.text, para.pos, report)
+    if para.sub is not None:
+        para.sub.quotes = [(_shift(a, gone), _shift(b, gone)) for a, b in para.sub.quotes]
