@@ -12,6 +12,7 @@ import glob
 import json
 import os
 import platform
+import shutil
 import sys
 import time
 
@@ -22,6 +23,7 @@ sys.path.insert(0, ROOT)
 def build_corpus(out: str, mb: float) -> list[str]:
     """Files of about 1 MB, each a seed repeated; together at least `mb` MB."""
     seeds = sorted(glob.glob(os.path.join(ROOT, "corpus", "*.txt")))
+    shutil.rmtree(out, ignore_errors=True)          # no files left over from another run
     os.makedirs(out, exist_ok=True)
     paths, total, i = [], 0, 0
     while total < mb * 1e6:

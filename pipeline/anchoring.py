@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .chars import PLACEHOLDERS, PUNCTUATION, WHITESPACE
 from .model import JING, ZHU, Para, Piece, Pointable, Pos, Shu, SubLemma, Unit
@@ -37,6 +37,7 @@ class Stream:
     chars: str
     starts: list[int]                     # stream index of each piece's first character
     pieces: list[Piece]
+    _kept: dict = field(default_factory=dict)   # piece index -> offsets of its kept characters
 
     @classmethod
     def of(cls, pieces: list[Piece]) -> "Stream":
@@ -51,23 +52,11 @@ class Stream:
     def where(self, i: int) -> tuple[int, int]:
         """(piece index, offset in that piece's text) of stream character i."""
         pi = bisect.bisect_right(self.starts, i) - 1
-        k = i - self.starts[pi]
-        text = self.pieces[pi].text
-        kept = (self.starts[pi + 1] if pi + 1 < len(self.starts) else len(self.chars)) - self.starts[pi]
-        if k > kept // 2:                  # spans mostly end near a piece's end: count from there
-            k = kept - 1 - k
-            for off in range(len(text) - 1, -1, -1):
-                if text[off] not in _SKIP:
-                    if k == 0:
-                        return pi, off
-                    k -= 1
-        else:
-            for off, c in enumerate(text):
-                if c not in _SKIP:
-                    if k == 0:
-                        return pi, off
-                    k -= 1
-        raise IndexError(i)
+        offsets = self._kept.get(pi)
+        if offsets is None:
+            text = self.pieces[pi].text
+            offsets = self._kept[pi] = [k for k, c in enumerate(text) if c not in _SKIP]
+        return pi, offsets[i - self.starts[pi]]
 
     def at_piece_start(self, i: int) -> bool:
         k = bisect.bisect_left(self.starts, i)
@@ -213,19 +202,35 @@ def loose_tolerance(n: int) -> int:
     return max(1, n // 8)
 
 
+def prefix_distances(q: str, t: str, cap: int) -> list[int]:
+    """d[m] = edit distance between q and t[:m] (placeholders match anything), computed in a
+    band of width cap around the diagonal; anything over cap reads cap + 1."""
+    over = cap + 1
+    width = len(t)
+    prev = [j if j <= cap else over for j in range(width + 1)]
+    for i in range(1, len(q) + 1):
+        cur = [over] * (width + 1)
+        if i <= cap:
+            cur[0] = i
+        ca = q[i - 1]
+        wild = ca in PLACEHOLDERS
+        for j in range(max(1, i - cap), min(width, i + cap) + 1):
+            cb = t[j - 1]
+            v = prev[j - 1] + (0 if (wild or ca == cb or cb in PLACEHOLDERS) else 1)
+            if prev[j] + 1 < v:
+                v = prev[j] + 1
+            if cur[j - 1] + 1 < v:
+                v = cur[j - 1] + 1
+            cur[j] = v if v < over else over
+        prev = cur
+    return prev
+
+
 def edit_distance(a: str, b: str, cap: int) -> int:
     """Levenshtein distance (placeholders match anything), or cap + 1 once it exceeds cap."""
     if abs(len(a) - len(b)) > cap:
         return cap + 1
-    prev = list(range(len(b) + 1))
-    for i, ca in enumerate(a, 1):
-        cur = [i] + [0] * len(b)
-        for j, cb in enumerate(b, 1):
-            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (0 if _same(ca, cb) else 1))
-        if min(cur) > cap:
-            return cap + 1
-        prev = cur
-    return prev[-1]
+    return prefix_distances(a, b, cap)[len(b)]
 
 
 def loose_quote(quote: str) -> str:
@@ -247,13 +252,13 @@ def locate_loose(stream: Stream, quote: str, lo: int = 0, hi: int | None = None)
     for off in (0, 1, 2):
         for occ, _ in find_all(chars, q[off:off + k], lo, hi):
             best = None
-            for s0 in {occ - off - 1, occ - off, occ - off + 1}:
+            for s0 in sorted({occ - off - 1, occ - off, occ - off + 1}):
                 if s0 < lo:
                     continue
-                for e in range(s0 + n - 1 - tol, min(hi, s0 + n + tol)):
-                    d = edit_distance(q, chars[s0:e + 1], tol)
-                    if d <= tol and (best is None or d < best[0]):
-                        best = (d, s0, e)
+                dist = prefix_distances(q, chars[s0:min(hi, s0 + n + tol)], tol)
+                for m in range(max(1, n - tol), len(dist)):
+                    if dist[m] <= tol and (best is None or dist[m] < best[0]):
+                        best = (dist[m], s0, s0 + m - 1)
             if best is not None:
                 d, s0, e = best
                 return _span(stream, s0, e, max(1, d))
@@ -269,8 +274,12 @@ def agrees(text: str, quotes: list[str]) -> bool:
         return matches(t, quotes[0], "start", squeezed=True) and \
             matches(t, quotes[-1], "end", squeezed=True)
     q = loose_quote(quotes[0])
+    if not q:
+        return False
+    if q == t:                                  # the usual case, before any arithmetic
+        return True
     tol = loose_tolerance(len(q))
-    return bool(q) and edit_distance(q, t, tol) <= tol
+    return edit_distance(q, t, tol) <= tol
 
 
 def _span(stream: Stream, first: int, last: int, mismatches: int = 0) -> Span:

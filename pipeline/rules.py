@@ -102,54 +102,71 @@ def _text(body) -> Iterator[tuple]:
 
 
 # -- spans ---------------------------------------------------------------------------------------
+ANCHOR = f"{TEI}anchor"
 
 
-def _layer(el, inherited: str | None) -> str | None:
-    local = el.tag[len(TEI):] if isinstance(el.tag, str) and el.tag.startswith(TEI) else ""
-    if local == "note":
-        return el.get("type")
-    if local == "gap":
-        return "que"
-    if local == "seg" and inherited in (None, "jing"):
+def _piece_layer(piece) -> str | None:
+    """The layer of a piece of a unit: a seg is 經, an inline note its @type."""
+    tag = piece.tag
+    if tag == f"{TEI}seg":
         return "jing"
-    return inherited
+    if tag == f"{TEI}note":
+        return piece.get("type")
+    return None
 
 
-def span_text(start, end, layer: str) -> str:
-    """The text of `layer` from the start of `start` to the end of `end` (elements or anchors),
-    walking the blocks between them in document order."""
-    if start is end and start.tag != f"{TEI}anchor" and _layer(start, None) == layer:
-        return "".join(start.itertext())          # the common case: one whole seg or note
-    first = start.getparent() if start.tag == f"{TEI}anchor" else start
-    block = next(first.iterancestors(f"{TEI}ab"), first)
-    end_is_anchor = end.tag == f"{TEI}anchor"
-    out: list[str] = []
-    on = False
-    while block is not None:
-        stack: list[str | None] = [None]
-        for ev, el in _walk(block):
-            if ev == "start":
-                lay = _layer(el, stack[-1])
-                stack.append(lay)
-                if el is start:
-                    on = True
-                if el is end and end_is_anchor:
-                    return "".join(out)
-                if on and el.text and lay == layer and el.tag != f"{TEI}anchor":
-                    out.append(el.text)
-            else:
-                stack.pop()
-                if el is end and not end_is_anchor:
-                    return "".join(out)
-                if on and el.tail and stack[-1] == layer and el is not block:
-                    out.append(el.tail)
-        block = block.getnext()
+def _after(point, stop=None) -> str:
+    """The text of a piece after an anchor in it (up to the anchor `stop`, if given)."""
+    out = [point.tail or ""]
+    for sib in point.itersiblings():
+        if sib is stop:
+            break
+        out.append("".join(sib.itertext()) if sib.tag != ANCHOR else "")
+        out.append(sib.tail or "")
     return "".join(out)
 
 
-def _walk(block):
-    from lxml import etree
-    return etree.iterwalk(block, events=("start", "end"))
+def _before(point) -> str:
+    """The text of a piece before an anchor in it."""
+    piece = point.getparent()
+    out = [piece.text or ""]
+    for sib in piece:
+        if sib is point:
+            break
+        out.append("".join(sib.itertext()) if sib.tag != ANCHOR else "")
+        out.append(sib.tail or "")
+    return "".join(out)
+
+
+def _pieces_from(first):
+    """The pieces of the units from `first` on, in document order."""
+    yield first
+    yield from first.itersiblings()
+    ab = first.getparent().getnext()
+    while ab is not None:
+        if ab.tag == f"{TEI}ab":
+            yield from ab
+        ab = ab.getnext()
+
+
+def span_text(start, end, layer: str) -> str:
+    """The text of `layer` from the start of `start` to the end of `end` (pieces or anchors in
+    them), piece by piece in document order."""
+    p0 = start.getparent() if start.tag == ANCHOR else start
+    p1 = end.getparent() if end.tag == ANCHOR else end
+    out: list[str] = []
+    for piece in _pieces_from(p0):
+        if _piece_layer(piece) == layer:
+            if piece is p0 and start.tag == ANCHOR:
+                text = _after(start, end if piece is p1 and end.tag == ANCHOR else None)
+            elif piece is p1 and end.tag == ANCHOR:
+                text = _before(end)
+            else:
+                text = "".join(piece.itertext())
+            out.append(text)
+        if piece is p1:
+            break
+    return "".join(out)
 
 
 def _shu(note, ids) -> Iterator[tuple]:

@@ -25,8 +25,12 @@
   <!-- The layers in reading order; also the order commentators are credited in. -->
   <xsl:variable name="zs:layers" as="xs:string+" select="('jing', 'zhu', 'yinyi', 'shu')"/>
 
-  <!-- The 疏 notes that touch each piece (seg, inline note, gap), indexed once per document. -->
-  <xsl:key name="zs:shu-by-piece" match="tei:note[@type = 'shu']" use="zs:shu-covers(.)"/>
+  <!-- The 疏 sections that touch each piece (seg, inline note, gap), indexed once per document.
+       Sub-lemmas are left out: there are many, each narrow, and cutting the text into runs for
+       them too would cost more than the page is worth; their divs carry data-target and
+       data-target-end (anchors), which is all a script needs to light their span. -->
+  <xsl:key name="zs:shu-by-piece" match="tei:note[@type = 'shu'][not(@subtype = 'sublemma')]"
+           use="zs:shu-covers(.)"/>
   <!-- Notes by the person they are credited to, for the list of commentators. -->
   <xsl:key name="zs:note-by-resp" match="tei:note[@resp]" use="zs:local-ids(@resp)"/>
   <!-- Declared glyphs, for a readable name of a placeholder character. -->
@@ -79,14 +83,14 @@
   <!-- ===== the span a 疏 explains ============================================================== -->
 
   <!-- Where the span starts: a piece (its start) or an anchor (that point). -->
-  <xsl:function name="zs:shu-start" as="element()?">
+  <xsl:function name="zs:shu-start" as="element()?" cache="yes">
     <!-- $shu: a note[@type='shu'] -->
     <xsl:param name="shu" as="element(tei:note)"/>
     <xsl:sequence select="zs:resolve($shu/@target)"/>
   </xsl:function>
 
   <!-- Where the span ends: a piece (its end) or an anchor (that point); the start piece if unset. -->
-  <xsl:function name="zs:shu-end" as="element()?">
+  <xsl:function name="zs:shu-end" as="element()?" cache="yes">
     <!-- $shu: a note[@type='shu'] -->
     <xsl:param name="shu" as="element(tei:note)"/>
     <xsl:variable name="start" as="element()?" select="zs:shu-start($shu)"/>
@@ -127,25 +131,13 @@
     <xsl:sequence select="zs:shu-pieces($shu)/@xml:id!string()"/>
   </xsl:function>
 
-  <!-- Whether a node lies inside the span of a 疏, to the character: for pieces only partly covered. -->
-  <xsl:function name="zs:in-span" as="xs:boolean">
-    <!-- $shu: a note[@type='shu'] -->
-    <xsl:param name="shu" as="element(tei:note)"/>
-    <!-- $node: a text node (or element) inside a piece -->
-    <xsl:param name="node" as="node()"/>
-    <xsl:variable name="start" as="element()?" select="zs:shu-start($shu)"/>
-    <xsl:variable name="end" as="element()?" select="zs:shu-end($shu)"/>
-    <!-- Document order does it: an element's start precedes its content, and an anchor is a point. -->
-    <xsl:sequence select="exists($start) and $node &gt;&gt; $start
-                          and ($node &lt;&lt; $end or exists(($end except $end/self::tei:anchor) intersect $node/ancestor::*))"/>
-  </xsl:function>
-
-  <!-- Whether some 疏 starts or ends at an anchor inside this piece, i.e. covers only part of it. -->
-  <xsl:function name="zs:partly-covered" as="xs:boolean">
+  <!-- The spans of the 疏 that touch a piece, resolved once per piece: maps with the 疏 id and
+       its start and end elements. Text nodes of the piece test against these, not the pointers. -->
+  <xsl:function name="zs:spans-of" as="map(xs:string, item()?)*">
     <!-- $piece: a seg, inline note or gap of a unit -->
     <xsl:param name="piece" as="element()"/>
-    <xsl:sequence select="some $s in zs:shus-of($piece) satisfies
-                          exists((zs:shu-start($s), zs:shu-end($s))[self::tei:anchor]/ancestor::* intersect $piece)"/>
+    <xsl:sequence select="for $s in zs:shus-of($piece)
+                          return map{'id': string($s/@xml:id), 'start': zs:shu-start($s), 'end': zs:shu-end($s)}"/>
   </xsl:function>
 
   <!-- The 疏 notes that touch a piece, in document order. -->
@@ -230,23 +222,60 @@
   </xsl:template>
 
   <xsl:template match="tei:ab/*[zs:is-piece(.)]">
-    <xsl:variable name="shus" as="element(tei:note)*" select="zs:shus-of(.)"/>
+    <xsl:variable name="piece" select="."/>
+    <xsl:variable name="spans" as="map(xs:string, item()?)*" select="zs:spans-of(.)"/>
     <xsl:call-template name="zs:inline">
       <xsl:with-param name="layer" select="zs:layer(.)"/>
       <xsl:with-param name="id" select="string(@xml:id)"/>
-      <xsl:with-param name="shus" select="$shus/@xml:id!string()"/>
-      <xsl:with-param name="partly" tunnel="yes" select="exists($shus) and zs:partly-covered(.)"/>
+      <xsl:with-param name="shus" select="$spans?id"/>
+      <xsl:with-param name="runs" tunnel="yes" select="zs:runs($piece, $spans)"/>
     </xsl:call-template>
   </xsl:template>
 
+  <!-- Which 疏 cover each child node of a piece: a map from generate-id() of the child to the
+       疏 ids, computed in one sweep over the children (anchors open and close spans). Empty
+       when every 疏 that touches the piece covers all of it. -->
+  <xsl:function name="zs:runs" as="map(xs:string, xs:string*)">
+    <!-- $piece: a seg, inline note or gap; $spans: zs:spans-of($piece) -->
+    <xsl:param name="piece" as="element()"/>
+    <xsl:param name="spans" as="map(xs:string, item()?)*"/>
+    <xsl:variable name="anchors" as="element()*" select="$piece/tei:anchor"/>
+    <xsl:variable name="inside" as="map(xs:string, item()?)*"
+                  select="$spans[exists((?start, ?end) intersect $anchors)]"/>
+    <xsl:choose>
+      <xsl:when test="empty($inside)">
+        <xsl:sequence select="map{}"/>
+      </xsl:when>
+      <xsl:otherwise>
+        <xsl:iterate select="$piece/node()">
+          <xsl:param name="active" as="xs:string*"
+                     select="$spans[not(?start intersect $anchors)]?id"/>
+          <xsl:param name="runs" as="map(xs:string, xs:string*)" select="map{}"/>
+          <xsl:on-completion select="$runs"/>
+          <xsl:variable name="a" select="self::tei:anchor"/>
+          <xsl:variable name="now" as="xs:string*"
+                        select="if (empty($a)) then $active
+                                else $spans?id[. = ($active[not(. = $inside[?end is $a]?id)],
+                                                    $inside[?start is $a]?id)]"/>
+          <xsl:next-iteration>
+            <xsl:with-param name="active" select="$now"/>
+            <xsl:with-param name="runs" select="map:put($runs, generate-id(), $now)"/>
+          </xsl:next-iteration>
+        </xsl:iterate>
+      </xsl:otherwise>
+    </xsl:choose>
+  </xsl:function>
+
   <!-- Text of a partly covered piece is cut at the anchors, each run knowing which 疏 cover it. -->
   <xsl:template match="tei:ab//text()">
-    <xsl:param name="partly" as="xs:boolean" tunnel="yes" select="false()"/>
+    <!-- $runs: zs:runs of the enclosing piece; empty when no 疏 covers it only in part -->
+    <xsl:param name="runs" as="map(xs:string, xs:string*)" tunnel="yes" select="map{}"/>
     <xsl:choose>
-      <xsl:when test="$partly">
-        <xsl:variable name="here" select="."/>
+      <xsl:when test="map:size($runs) gt 0">
+        <!-- the piece's child this text is, or lies in -->
+        <xsl:variable name="child" select="ancestor-or-self::node()[parent::*[parent::tei:ab]][1]"/>
         <xsl:call-template name="zs:run">
-          <xsl:with-param name="shus" select="zs:shus-of(zs:piece-of(..))[zs:in-span(., $here)]/@xml:id!string()"/>
+          <xsl:with-param name="shus" select="$runs(generate-id($child))"/>
         </xsl:call-template>
       </xsl:when>
       <xsl:otherwise>
