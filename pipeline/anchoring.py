@@ -102,11 +102,19 @@ def find_all(hay: str, quote: str, lo: int = 0, hi: int | None = None,
         while i != -1:
             cands.add(i - shift)
             i = hay.find(part, i + 1, hi)
-    for ph in PLACEHOLDERS:
-        i = hay.find(ph, lo, hi)
-        while i != -1:
-            cands.update(range(i - n + 1, i + 1))
-            i = hay.find(ph, i + 1, hi)
+    if any(ph in hay for ph in PLACEHOLDERS):
+        # Where the text has placeholders, a window must still agree with the quote at one of
+        # its ends (or hold a placeholder there): found with str.find, as the halves are.
+        for ch in {quote[0], *PLACEHOLDERS}:
+            i = hay.find(ch, lo, hi)
+            while i != -1:
+                cands.add(i)
+                i = hay.find(ch, i + 1, hi)
+        for ch in {quote[-1], *PLACEHOLDERS}:
+            i = hay.find(ch, lo, hi)
+            while i != -1:
+                cands.add(i - n + 1)
+                i = hay.find(ch, i + 1, hi)
     starts = sorted(c for c in cands if lo <= c <= hi - n)
     found = []
     wild_max = max(1, n // 3)              # placeholders may stand in, but not for most of it
@@ -143,14 +151,9 @@ def matches(text: str, quote: str, where: str, squeezed: bool = False) -> bool:
     return bad <= (1 if len(q) >= 3 else 0)
 
 
-def _pointer(piece: Piece, offset: int, at_end: bool) -> Pointable:
-    """The whole piece when only punctuation lies beyond the boundary, else an anchor."""
-    if at_end:
-        if all(c in _SKIP for c in piece.text[offset:]):
-            return piece
-    elif all(c in _SKIP for c in piece.text[:offset]):
-        return piece
-    return piece.anchor_at(offset)
+def _pointer(piece: Piece, offset: int, whole: bool) -> Pointable:
+    """The piece itself when the span takes all of it on this side, else an anchor."""
+    return piece if whole else piece.anchor_at(offset)
 
 
 @dataclass(slots=True)
@@ -286,8 +289,9 @@ def _span(stream: Stream, first: int, last: int, mismatches: int = 0) -> Span:
     pi, off = stream.where(first)
     pj, offj = stream.where(last)
     a, b = stream.pieces[pi], stream.pieces[pj]
-    start = _pointer(a, off, at_end=False)
-    end = _pointer(b, offj + 1, at_end=True)
+    # only punctuation beyond the edge: the span takes the whole piece on that side
+    start = _pointer(a, off, stream.at_piece_start(first))
+    end = _pointer(b, offj + 1, stream.at_piece_end(last))
     if start is a and end is b and a is b:
         return Span(a, None, first, last, mismatches)
     return Span(start, end, first, last, mismatches)

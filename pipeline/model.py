@@ -6,6 +6,7 @@ point at the input. Pointers between nodes are object references; ids are given 
 """
 from __future__ import annotations
 
+import bisect
 from dataclasses import dataclass, field
 from typing import Union
 
@@ -53,16 +54,19 @@ class Piece:
 
     def anchor_at(self, offset: int) -> "Piece | Anchor":
         """The pointable thing at `offset`: reuse an existing anchor there or make one."""
-        for a in self.anchors:
-            if a.offset == offset:
-                return a
+        i = bisect.bisect_left(self.anchors, offset, key=_offset)
+        if i < len(self.anchors) and self.anchors[i].offset == offset:
+            return self.anchors[i]
         a = Anchor(offset)
-        self.anchors.append(a)
-        self.anchors.sort(key=lambda x: x.offset)
+        self.anchors.insert(i, a)
         return a
 
 
 Pointable = Union[Piece, Anchor]
+
+
+def _offset(a: Anchor) -> int:
+    return a.offset
 
 
 @dataclass(slots=True, eq=False)
