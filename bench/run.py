@@ -70,11 +70,21 @@ def main() -> None:
 
     os.makedirs(tei_dir, exist_ok=True)
     teis = [os.path.join(tei_dir, os.path.splitext(os.path.basename(p))[0] + ".xml") for p in sources]
+    per_seed: dict[str, list[float]] = {}
+
     def convert_all():
         for s, t in zip(sources, teis):
-            convert_file(s, t)
+            t0 = time.perf_counter()
+            _, report = convert_file(s, t)
+            seed = f"{s.split('_', 1)[1]} ({report.layout})"
+            acc = per_seed.setdefault(seed, [0.0, 0.0])
+            acc[0] += os.path.getsize(s)
+            acc[1] += time.perf_counter() - t0
 
     results = [timed("convert", src_bytes, convert_all)]
+    for seed, (nbytes, secs) in sorted(per_seed.items()):
+        print(f"  {seed:40s} {nbytes / 1e6:7.2f} MB  {nbytes / 1e6 / secs:7.2f} MB/s")
+    results[0]["per_seed"] = {k: round(v[0] / 1e6 / v[1], 2) for k, v in per_seed.items()}
     tei_bytes = sum(os.path.getsize(p) for p in teis)
     schema()                                    # compile outside the timing, as a run does once
     bad = []
