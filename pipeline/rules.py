@@ -31,17 +31,15 @@ RULES = {
 def check(tree) -> Iterator[tuple]:
     root = tree.getroot()
     # Only elements that carry an id are visited; the attribute results know their element.
-    ids: dict[str, object] = {}
-    dups = []
-    for v in root.xpath("//@xml:id"):
-        el = v.getparent()
-        if v in ids:
-            dups.append((el, str(v)))
-        else:
-            ids[str(v)] = el
-    for el, xid in dups:
-        yield el, "error", "ZS-ID-001", f"duplicate xml:id {xid!r}"
-    yield from _pointers(root, ids)
+    found = root.xpath("//@xml:id")
+    index = {str(v): v.getparent() for v in found}
+    if len(index) != len(found):
+        seen: set[str] = set()
+        for v in found:
+            if v in seen:
+                yield v.getparent(), "error", "ZS-ID-001", f"duplicate xml:id {str(v)!r}"
+            seen.add(str(v))
+    yield from _pointers(root, index.keys())
     yield from _types(root)
     body = root.find(f"{TEI}text/{TEI}body")
     if body is None:
@@ -51,9 +49,9 @@ def check(tree) -> Iterator[tuple]:
     for note in body.iter(f"{TEI}note"):
         t = note.get("type")
         if t == "shu":
-            yield from _shu(note, ids)
+            yield from _shu(note, index)
         elif t == "yinyi":
-            yield from _yinyi(note, ids, squeezed)
+            yield from _yinyi(note, index, squeezed)
 
 
 # One plain-string XPath per attribute: several times faster than a union with smart strings.
@@ -62,8 +60,11 @@ _POINTER_XPATHS = {a: etree.XPath(f"//@{a}", smart_strings=False) for a in POINT
 
 def _pointers(root, ids) -> Iterator[tuple]:
     for attr, values in _POINTER_XPATHS.items():
-        bad = {v for v in set(values(root))
-               if not all(r.startswith("#") and r[1:] in ids for r in v.split())}
+        vals = set(values(root))
+        simple = {v[1:] for v in vals if v[:1] == "#" and " " not in v}
+        bad = {v for v in vals if v[:1] != "#" or " " in v} if len(simple) != len(vals) else set()
+        bad = {v for v in bad if not all(r.startswith("#") and r[1:] in ids for r in v.split())}
+        bad |= {"#" + x for x in simple.difference(ids)}
         if not bad:
             continue
         for el in root.iterfind(f".//*[@{attr}]"):
