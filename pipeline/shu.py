@@ -12,7 +12,9 @@ import re
 from .located import Located
 from .model import JING, ZHU, Chuwen, Para, Pos, Shu, Token
 
-MARK = re.compile(r"^[\[［]\s*(?P<mark>[疏疎])\s*[\]］]")
+# How a 疏 block is announced: [疏] ［疏］ 【疏】, or a bare 疏 right before its lemma or opener.
+MARK = re.compile(r"^(?:[\[［【]\s*(?P<mark>[疏疎])\s*[\]］】]"
+                  r"|(?P<bare>[疏疎])(?=\s*○?\s*(?:注|註)?“|\s*○?\s*(?:释|釋|正义|正義)曰))")
 OPENER = r"(?:释|釋)曰|正(?:义|義)曰"
 _LEMMA = (r"(?P<lemma>(?P<zhu>注|註)?“(?P<q1>[^“”○]{1,80})”"
           r"(?:至“(?P<q2>[^“”○]{1,80})”)?(?P<tail>[。，]?))")

@@ -90,7 +90,7 @@ class Builder:
         m = MARK.match(s)
         if m:
             self.close_shu()
-            self.shu_mark, self.shu_mark_pos = m.group("mark"), Pos(n, col)
+            self.shu_mark, self.shu_mark_pos = m.group("mark") or m.group("bare"), Pos(n, col)
             self.shu_loc = Located.of(s[m.end():], n, col + m.end())
             return
         if self.shu_loc is not None and self._continues_shu(s):

@@ -21,7 +21,8 @@ from .common import Builder, RawLine
 NAME = "runon"
 DESCRIPTION = "注疏 with 經, 注 and 音義 run together, one line per paragraph, then [疏] lines"
 
-_SHU_LINE = re.compile(r"^[\[［][疏疎][\]］]", re.M)
+_SHU_LINE = re.compile(r"^\s*(?:[\[［【][疏疎][\]］】]|[疏疎](?=○?(?:注|註)?“))", re.M)
+_CJK = re.compile(r"[\u4e00-\u9fff]")
 _PAREN_NOTE = re.compile(r"[。，；：、][（(][^）)]{2,}")
 
 
@@ -32,8 +33,13 @@ def sniff(text: str) -> tuple[float, str]:
     shu = len(_SHU_LINE.findall(text))
     paren = sum(1 for l in lines if _PAREN_NOTE.search(l))
     text_lines = len(lines) - shu
-    if not shu or paren > text_lines // 4:
+    if paren > text_lines // 4:
         return 0.0, f"{shu} [疏] lines, {paren} parenthesised notes"
+    if not shu:
+        # Chinese text with nothing else to go by: readable as 經 and 注 by cues alone.
+        cjk = len(_CJK.findall(text)) / max(1, len(text))
+        return (0.25, "Chinese text with no [疏] lines and no parenthesised notes; layers by "
+                "cues only") if cjk > 0.5 else (0.0, "no [疏] lines")
     return min(1.0, 0.3 + shu / max(1, text_lines)), \
         f"{shu} [疏] lines after {text_lines} text lines with no parenthesised notes"
 
