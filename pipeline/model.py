@@ -14,6 +14,15 @@ from typing import Union
 # data-layer attributes and in `zhushu text --layer`.
 JING, ZHU, YINYI, SHU, QUE = "jing", "zhu", "yinyi", "shu", "que"
 MARK = "mark"           # a printed marker inside a unit (the bare 注 or 音义 of 四庫 texts)
+TEXTUAL, AN, XIAOZHU = "textual", "an", "xiaozhu"   # kinds of small notes (see SmallNote)
+YISHU, TRANSLATION = "yishu", "translation"
+
+# The 義疏 categories: label as printed (simplified or traditional) → category id.
+CATEGORIES = {
+    "正义": "zhengyi", "正義": "zhengyi", "辨正": "bianzheng", "通论": "tonglun", "通論": "tonglun",
+    "馀论": "yulun", "余论": "yulun", "餘論": "yulun", "存疑": "cunyi", "存异": "cunyi2",
+    "存異": "cunyi2", "总论": "zonglun", "總論": "zonglun",
+}
 
 
 @dataclass(slots=True, frozen=True)
@@ -119,10 +128,60 @@ class Shu:
 
 @dataclass(slots=True, eq=False)
 class Head:
-    """A heading the source prints: a 卷 line, a chapter title."""
+    """A heading the source prints: a 卷 line, a chapter title, a closing 右… line."""
     text: str
     pos: Pos
     kind: str = "juan"
+    id: str = ""
+
+
+@dataclass(slots=True, eq=False)
+class SmallNote:
+    """A note in small characters, 〈…〉 or 【…】, inside a 經 line or a 義疏 quotation: a sound
+    gloss (yinyi), a textual note (textual), a quotation of the 疏 (shu, with its author),
+    the compilers' remark (an), or anything else (xiaozhu)."""
+    kind: str
+    text: str
+    pos: Pos
+    resp: str | None = None
+    tokens: list[Token] | None = None
+    id: str = ""
+
+
+@dataclass(slots=True, eq=False)
+class Quote:
+    """One scholar's words in a 義疏 block: the attribution as printed (郑氏康成) and its verb
+    (曰), then text and small notes. `who` is empty for words nobody is named for."""
+    who: str
+    verb: str
+    parts: list                            # str | SmallNote
+    pos: Pos
+    resp: str | None = None
+    id: str = ""
+
+
+@dataclass(slots=True, eq=False)
+class YishuBlock:
+    """A 義疏 block on one 經 unit: a category (正義, 辨正, 通論, 餘論, 存疑, 存異, 總論) or the
+    compilers' own judgment 案, with its quotations in order."""
+    category: str                          # zhengyi … zonglun, or an
+    label: str                             # as printed: 正义, 正义：, 存疑。, 案
+    quotes: list[Quote]
+    pos: Pos
+    target: "Unit | None" = None
+    prev: "YishuBlock | None" = None       # the block this one continues across a page edge
+    id: str = ""
+
+
+@dataclass(slots=True, eq=False)
+class Translation:
+    """One line of a modern translation interleaved with the original (`mark` is its 译)."""
+    text: str
+    pos: Pos
+    mark: str = ""
+    original: object | None = None         # the block it translates
+    copy: bool = False                     # a near-copy of the original, not a translation
+    id: str = ""
 
 
 @dataclass(slots=True, eq=False)
@@ -132,6 +191,8 @@ class Fw:
     text: str
     pos: Pos
     kind: str = "header"
+    same_as: "Fw | Head | None" = None     # the first printing of furniture printed again
+    id: str = ""
 
 
 @dataclass(slots=True, eq=False)
@@ -142,6 +203,7 @@ class Div:
     n: str = ""
     id: str = ""
     front: list = field(default_factory=list)    # Fw printed before the heading
+    trailer: "Head | None" = None                # a closing line (右…) naming the section
 
 
 @dataclass(slots=True)
@@ -190,9 +252,14 @@ _PIECE_LETTER = {JING: "j", ZHU: "z", YINYI: "y", QUE: "q", MARK: "m"}
 def assign_ids(doc: Document) -> None:
     """Give every node its stable id. Ids depend only on document order, so re-conversion of the
     same source gives the same ids and citations like `#u12.z1` survive."""
-    u = shu_n = 0
+    u = shu_n = tr_n = fw_n = 0
     for dn, div in enumerate(doc.all_divs(), 1):
         div.id = f"d{dn}"
+        if div.head is not None:
+            div.head.id = f"d{dn}.h"
+        for fw in div.front:
+            fw_n += 1
+            fw.id = f"fw{fw_n}"
     for block in doc.blocks():
         if isinstance(block, Unit):
             u += 1
@@ -201,12 +268,32 @@ def assign_ids(doc: Document) -> None:
             counts: dict[str, int] = {}
             anchor_n = 0
             for p in block.pieces:
+                if isinstance(p, SmallNote):
+                    counts["n"] = counts.get("n", 0) + 1
+                    p.id = f"u{u}.n{counts['n']}"
+                    continue
                 letter = _PIECE_LETTER[p.layer]
                 counts[letter] = counts.get(letter, 0) + 1
                 p.id = f"u{u}.{letter}{counts[letter]}"
                 for a in p.anchors:
                     anchor_n += 1
                     a.id = f"u{u}.a{anchor_n}"
+        elif isinstance(block, YishuBlock):
+            shu_n += 1
+            block.id = f"u{u}.c{shu_n}"
+            note_n = 0
+            for k, q in enumerate(block.quotes, 1):
+                q.id = f"{block.id}.q{k}"
+                for part in q.parts:
+                    if isinstance(part, SmallNote):
+                        note_n += 1
+                        part.id = f"{block.id}.n{note_n}"
+        elif isinstance(block, Translation):
+            tr_n += 1
+            block.id = f"t{tr_n}"
+        elif isinstance(block, Fw):
+            fw_n += 1
+            block.id = f"fw{fw_n}"
         elif isinstance(block, Shu):
             shu_n += 1
             block.id = f"u{u}.s{shu_n}"

@@ -15,6 +15,7 @@ class Person:
     courtesy: tuple[str, ...]
     dynasty: str
     role: str
+    aliases: tuple[str, ...] = ()
 
 
 @functools.cache
@@ -24,10 +25,10 @@ def registry() -> dict[str, Person]:
     for line in text.splitlines():
         if not line.strip() or line.startswith("#"):
             continue
-        cells = (line.split("\t") + [""] * 7)[:7]
-        pid, name, sur, given, zi, dyn, role = cells
+        cells = (line.split("\t") + [""] * 8)[:8]
+        pid, name, sur, given, zi, dyn, role, aliases = cells
         split = lambda s: tuple(x for x in s.split("|") if x)
-        people[pid] = Person(pid, name, split(sur), split(given), split(zi), dyn, role)
+        people[pid] = Person(pid, name, split(sur), split(given), split(zi), dyn, role, split(aliases))
     return people
 
 
@@ -62,3 +63,26 @@ def named_in(text: str) -> str | None:
             if any(sur + g in text for g in p.given + p.courtesy) or sur + "氏" in text:
                 return p.id
     return None
+
+
+@functools.cache
+def _by_name() -> dict[str, str]:
+    """surname+given, surname+courtesy and aliases → id (first registry row wins)."""
+    out: dict[str, str] = {}
+    for p in registry().values():
+        for sur in p.surnames:
+            for g in p.given + p.courtesy:
+                out.setdefault(sur + g, p.id)
+        for a in p.aliases:
+            out.setdefault(a, p.id)
+    return out
+
+
+def lookup(surname: str, given: str) -> str | None:
+    """The id of the scholar a 義疏 attribution names (郑氏康成曰: 郑 + 康成), if registered."""
+    return _by_name().get(surname + given)
+
+
+def alias(name: str) -> str | None:
+    """The id of a scholar named by an alias alone (朱子), if registered."""
+    return _by_name().get(name) if any(name in p.aliases for p in registry().values()) else None

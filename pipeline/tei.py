@@ -293,16 +293,24 @@ class _Writer:
             e = _el(lp, "person", xml_id=pid)
             pn = _el(e, "persName")
             pn.set(XML_LANG, "lzh")
-            _el(pn, "surname", p.surnames[-1] if p.surnames else None)
+            _el(pn, "surname", _canonical(p.surnames, p.name))
             if p.given:
-                _el(pn, "forename", p.given[-1])
+                _el(pn, "forename", _canonical(p.given, p.name))
             if p.courtesy:
-                _el(pn, "addName", p.courtesy[-1], type="zi")
+                _el(pn, "addName", _canonical(p.courtesy, ""), type="zi")
             _el(e, "persName", p.name, type="full")
             if p.dynasty:
                 _el(e, "floruit", p.dynasty)
             if p.role:
                 _el(e, "note", p.role)
+
+
+def _canonical(forms: tuple[str, ...], name: str) -> str | None:
+    """The form of a name part the registry's full name uses (traditional), else the second
+    listed form (lists run simplified|traditional|variants), else the only one."""
+    if not forms:
+        return None
+    return next((f for f in forms if f in name), forms[1] if len(forms) > 1 else forms[0])
 
 
 def _ref(x: str | None) -> str | None:
