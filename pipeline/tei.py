@@ -11,7 +11,9 @@ from lxml import etree
 
 from . import __version__, persons
 from .chars import PLACEHOLDERS, is_pua
-from .model import JING, MARK, QUE, SHU, YINYI, ZHU, Div, Document, Fw, Piece, Shu, Token, Unit
+from .model import (AN, JING, MARK, QUE, SHU, TEXTUAL, TRANSLATION, XIAOZHU, YINYI,
+                    YISHU, ZHU, Div, Document, Fw, Piece, Shu, SmallNote, Token, Translation, Unit,
+                    YishuBlock)
 from .report import Report
 
 TEI_NS = "http://www.tei-c.org/ns/1.0"
@@ -31,6 +33,20 @@ TAXONOMY = (
     (QUE, "阙 — a passage the edition marks as lost"),
     ("chuwen", "出文 — the lemma a 疏 section quotes"),
     ("mark", "a printed marker such as 疏"),
+    (TEXTUAL, "a textual note in small characters (variant readings, editions)"),
+    ("quoted", "a quotation of the 疏 in a small note, credited to its author"),
+    (XIAOZHU, "any other note in small characters"),
+    (YISHU, "義疏 — a block of the Qing 欽定三禮義疏 on one 經 passage"),
+    ("zhengyi", "正義 — the accepted explanation"),
+    ("bianzheng", "辨正 — corrections"),
+    ("tonglun", "通論 — general discussion"),
+    ("yulun", "餘論 — further remarks"),
+    ("cunyi", "存疑 — doubtful views kept"),
+    ("cunyi2", "存異 — divergent views kept"),
+    ("zonglun", "總論 — summary discussion"),
+    (AN, "案 — the compilers' own judgment"),
+    (TRANSLATION, "a modern Chinese translation interleaved with the original"),
+    ("copy", "a 'translation' that is a near-copy of its original"),
 )
 
 # Token kinds → (element, @type). 'text' is plain text.
@@ -134,7 +150,58 @@ class _Writer:
     def unit(self, u: Unit) -> None:
         self.out.append(f'<ab type="{JING}" xml:id="{u.id}">')
         for p in u.pieces:
-            self.PIECES[p.layer](self, p)
+            if isinstance(p, SmallNote):
+                self.small(p)
+            else:
+                self.PIECES[p.layer](self, p)
+        self.out.append("</ab>\n")
+
+    def small(self, n: SmallNote) -> None:
+        """A small-character note inline: its kind is the note type; a quoted 疏 is a shu note
+        of subtype quoted, credited to its author."""
+        typ, sub = (SHU, "quoted") if n.kind == SHU else (n.kind, None)
+        self.out.append("<note" + _attrs(dict(type=typ, subtype=sub, place="inline", xml_id=n.id,
+                                              resp=_ref(n.resp))) + ">")
+        if n.tokens is not None:
+            self.put_tokens(n.tokens)
+        else:
+            self.put(n.text)
+        self.out.append("</note>")
+
+    def parts(self, parts: list) -> None:
+        for part in parts:
+            if isinstance(part, SmallNote):
+                self.small(part)
+            else:
+                self.put(part)
+
+    def yishu(self, b: YishuBlock) -> None:
+        typ, sub = (AN, None) if b.category == AN else (YISHU, b.category)
+        self.out.append("<note" + _attrs(dict(
+            type=typ, subtype=sub, xml_id=b.id, target=_ref(b.target.id) if b.target else None,
+            prev=_ref(b.prev.id) if b.prev else None)) + ">")
+        if b.label:
+            self.el("label", b.label, type="category")
+        for q in b.quotes:
+            self.out.append("<p" + _attrs(dict(xml_id=q.id, resp=_ref(q.resp))) + ">")
+            if q.who:
+                self.out.append("<persName" + _attrs(dict(ref=_ref(q.resp))) + ">")
+                self.put(q.who)
+                self.out.append("</persName>")
+            if q.verb:
+                self.put(q.verb)
+            self.parts(q.parts)
+            self.out.append("</p>")
+        self.out.append("</note>\n")
+
+    def translation(self, t: Translation) -> None:
+        self.out.append("<ab" + _attrs(dict(
+            type=TRANSLATION, subtype="copy" if t.copy else None, xml_id=t.id,
+            corresp=_ref(t.original.id) if t.original is not None else None)) +
+            ' xml:lang="zh-Hans">')
+        if t.mark:
+            self.el("label", t.mark, type="mark")
+        self.put(t.text)
         self.out.append("</ab>\n")
 
     def jing(self, p: Piece) -> None:
@@ -197,7 +264,8 @@ class _Writer:
         self.out.append("</p></note>")
 
     def fw(self, f: Fw) -> None:
-        self.el("fw", f.text, type=f.kind)
+        self.el("fw", f.text, type=f.kind, subtype="repeat" if f.same_as else None, xml_id=f.id,
+                sameAs=_ref(f.same_as.id) if f.same_as else None)
         self.out.append("\n")
 
     def div(self, d: Div) -> None:
@@ -205,7 +273,7 @@ class _Writer:
         for f in d.front:
             self.fw(f)
         if d.head is not None:
-            self.el("head", d.head.text, type=d.head.kind)
+            self.el("head", d.head.text, type=d.head.kind, xml_id=d.head.id or None)
             self.out.append("\n")
         for b in d.blocks:
             handler = self.BLOCKS.get(type(b))
@@ -214,11 +282,14 @@ class _Writer:
                     self.report.error("ZS-TEI-UNPLACED", f"the TEI writer cannot place a {type(b).__name__}")
                 continue
             handler(self, b)
+        if d.trailer is not None:
+            self.el("trailer", d.trailer.text, xml_id=d.trailer.id or None)
+            self.out.append("\n")
         self.out.append("</div>\n")
 
     # A Head only opens a div (TEI admits no head between blocks): a heading in the middle of
     # a 卷 opens a nested section div.
-    BLOCKS = {Unit: unit, Shu: shu, Fw: fw, Div: div}
+    BLOCKS = {Unit: unit, Shu: shu, Fw: fw, Div: div, YishuBlock: yishu, Translation: translation}
 
     def body(self) -> str:
         self.out = ["<body>\n"]

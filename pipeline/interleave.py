@@ -1,0 +1,136 @@
+"""Originals interleaved with a modern translation, page by page.
+
+A run of N original lines is followed by N translated lines, the first beginning with 译.
+This module finds the runs, pairs each translated line with its original, and notices what
+goes wrong in real files: runs whose counts differ, "translations" that are near-copies of
+the original, furniture printed again inside a translation run.
+"""
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass, field
+
+TR_MARK = "译"
+# Words of modern Chinese that classical prose does not use.
+_MODERN = re.compile(r"[的了们这那么吗呢着]|没有|因为|所以|如果|可以|就是|什么|怎么|意思|以及|于是|"
+                     r"报告|结束|进行|表示|但是|已经|应该|能够|通过|对于|关于|认为|时候|之后|"
+                     r"一定|他们|我们|由于|就会|还有|来说|解释|说明|读作")
+_SKIP = re.compile(r"[\s，。、；：？！“”‘’「」『』《》（）()【】〈〉]")
+COPY_RATIO = 0.8
+
+
+@dataclass
+class Layout:
+    translation: dict[int, int | None] = field(default_factory=dict)   # line → original line
+    copies: list[tuple[int, int, float]] = field(default_factory=list)  # (line, original, ratio)
+    mismatches: list[tuple[list[int], list[int]]] = field(default_factory=list)
+    runs: list[tuple[list[int], list[int]]] = field(default_factory=list)
+
+    def is_translation(self, line: int) -> bool:
+        return line in self.translation
+
+
+def modern(text: str) -> bool:
+    """Does a line read as modern Chinese?"""
+    body = _SKIP.sub("", text)
+    return bool(body) and len(_MODERN.findall(body)) / len(body) >= 0.02
+
+
+def similarity(a: str, b: str) -> float:
+    """How alike two lines are, punctuation aside and 说 read as 曰 (the copies do that)."""
+    a = _SKIP.sub("", a).replace("说", "曰")
+    b = _SKIP.sub("", b).replace("说", "曰")
+    if not a or not b:
+        return 0.0
+    m = difflib.SequenceMatcher(None, a, b, autojunk=False)
+    return m.quick_ratio() and m.ratio()
+
+
+def find(lines: dict[int, str], furniture: set[int] = frozenset()) -> Layout:
+    """Runs and pairs over the non-blank lines (line number → text). `furniture` are lines the
+    reader knows to be page furniture: they are not counted, and one printed again inside a
+    translation run is that run's, not a new original."""
+    nums = sorted(lines)
+    text = [lines[n].strip() for n in nums]
+    furn = {i for i, n in enumerate(nums) if n in furniture}
+    starts = [i for i, t in enumerate(text) if t.startswith(TR_MARK)]
+    out = Layout()
+    prev_end = 0
+    for k, t in enumerate(starts):
+        if t < prev_end:
+            continue
+        nxt = starts[k + 1] if k + 1 < len(starts) else len(text)
+        originals = [i for i in range(prev_end, t) if i not in furn]
+        end = _run_end(text, furn, originals, t, nxt)
+        translations = [i for i in range(t, end) if i not in furn]
+        out.runs.append(([nums[i] for i in originals], [nums[i] for i in translations]))
+        if len(originals) != len(translations):
+            out.mismatches.append(([nums[i] for i in originals], [nums[i] for i in translations]))
+        for r, o in _pair(text, originals, translations):
+            out.translation[nums[r]] = nums[o] if o is not None else None
+            if o is not None:
+                ratio = similarity(text[o], text[r])
+                if ratio >= COPY_RATIO:
+                    out.copies.append((nums[r], nums[o], round(ratio, 2)))
+        for i in range(t, end):
+            if i in furn:
+                out.translation.setdefault(nums[i], None)
+        prev_end = end
+    return out
+
+
+def _run_end(text: list[str], furn: set[int], originals: list[int], t: int, nxt: int) -> int:
+    """Where the translation run starting at t ends: after as many lines as its originals, as
+    long as each reads as a translation (modern Chinese, a copy of one of the originals, or
+    furniture printed again); a classical line that copies nothing starts the next run."""
+    want = len(originals)
+    i, got = t, 0
+    while i < nxt:
+        line = text[i]
+        if i in furn:
+            i += 1
+            continue
+        translated = i == t or modern(line) or any(similarity(text[o], line) >= 0.6 for o in originals)
+        if not translated or (got >= want and not modern(line)):
+            break
+        got += 1
+        i += 1
+    return i
+
+
+def _pair(text: list[str], originals: list[int], translations: list[int]):
+    """(translation, original) pairs. Equal counts pair in order; otherwise a monotone
+    alignment by likeness, which lets one translated line stand for two originals."""
+    if len(originals) == len(translations):
+        return list(zip(translations, originals))
+    n, m = len(originals), len(translations)
+    sim = [[similarity(text[o], text[r]) for r in translations] for o in originals]
+    # best[i][j]: best score pairing the first i originals with the first j translations
+    neg = float("-inf")
+    best = [[neg] * (m + 1) for _ in range(n + 1)]
+    back = [[None] * (m + 1) for _ in range(n + 1)]
+    best[0][0] = 0.0
+    for i in range(n + 1):
+        for j in range(m + 1):
+            if best[i][j] == neg:
+                continue
+            moves = []
+            if i < n and j < m:
+                moves.append((i + 1, j + 1, sim[i][j]))                  # one to one
+            if i + 1 < n and j < m:
+                moves.append((i + 2, j + 1, (sim[i][j] + sim[i + 1][j]) / 2 - 0.05))
+            if i < n:
+                moves.append((i + 1, j, -0.3))                          # an original untranslated
+            if j < m:
+                moves.append((i, j + 1, -0.3))                          # a translation of nothing
+            for a, b, s in moves:
+                if best[i][j] + s > best[a][b]:
+                    best[a][b], back[a][b] = best[i][j] + s, (i, j)
+    pairs, i, j = [], n, m
+    while (i, j) != (0, 0):
+        pi, pj = back[i][j]
+        if pj < j:
+            pairs.append((translations[pj], originals[pi] if pi < i else None))
+        i, j = pi, pj
+    return list(reversed(pairs))

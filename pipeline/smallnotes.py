@@ -1,0 +1,101 @@
+"""Notes in small characters, 〈…〉 (四庫 texts) or 【…】 (punctuated ones): what each one is.
+
+`〈竟音境下并同〉` is a sound gloss, `〈注今文赴作讣〉` a textual note, `〈贾疏…〉` / `【孔疏：…】` a
+quotation of the 疏, `【…。案：…】` adds the compilers' remark. One bracket may hold several
+of these in a row (`〈衰七回反注今文赴作讣〉`: a gloss, then a textual note): each becomes its
+own SmallNote, in order, so nothing is lost and every part is typed.
+"""
+from __future__ import annotations
+
+import re
+
+from . import persons, yinyi
+from .model import AN, SHU, TEXTUAL, XIAOZHU, YINYI, Pos, SmallNote
+
+NOTE = re.compile(r"〈([^〈〉]*)〉|【([^【】]*)】")
+_SHU_QUOTE = re.compile(r"^(贾疏|賈疏|孔疏)[：:]?")
+_SHU_AUTHOR = {"贾疏": "jiagongyan", "賈疏": "jiagongyan", "孔疏": "kongyingda"}
+_AN = re.compile(r"^(?:案|按)")
+_SOUND = re.compile(r"音|反|如字|[平上去入]声|[平上去入]聲|读[为如曰]|讀[為如曰]")
+_TEXTUAL = re.compile(r"作|本|石经|石經|监本|監本|释文|釋文|今文|古文|衍|脱|脫|误|誤|疑")
+_ATTRIBUTION = re.compile(r"^([\u4e00-\u9fff])氏([\u4e00-\u9fff]{1,2}?)曰")
+# One unpunctuated sound gloss: a head, a reading, more readings, a closing remark.
+_BARE = re.compile(r"[^音反]{1,2}?(?:音[^音反]|[^音反]{2}反|如字)"
+                   r"(?:(?:又|亦)?(?:音[^音反]|[^音反]{2}反))*"
+                   r"(?:下注同|注下同|下并同|下並同|下同|注同|篇内同|篇內同|出注)?")
+
+
+def parse(content: str, pos: Pos) -> list[SmallNote]:
+    """The typed parts of one bracket's content (the brackets themselves are delimiters)."""
+    m = _SHU_QUOTE.match(content)
+    if m:
+        return [SmallNote(SHU, content, pos, resp=_SHU_AUTHOR[m.group(1)])]
+    m = _ATTRIBUTION.match(content)
+    if m:
+        return [SmallNote(XIAOZHU, content, pos, resp=persons.lookup(m.group(1), m.group(2)))]
+    if _AN.match(content):
+        return [SmallNote(AN, content, pos)]
+    punctuated = any(c in content for c in "，。；：")
+    parts = _punctuated(content) if punctuated else _bare(content)
+    out: list[SmallNote] = []
+    for off, text, kind in parts:
+        if out and out[-1].kind == kind and kind != YINYI:
+            out[-1].text += text
+            continue
+        note = SmallNote(kind, text, Pos(pos.line, pos.col + off))
+        if kind == YINYI:
+            note.tokens = yinyi.tokenize(text)
+        out.append(note)
+    return out
+
+
+def _kind(text: str) -> str:
+    if _AN.match(text):
+        return AN
+    if _SOUND.search(text):
+        return YINYI
+    if _TEXTUAL.search(text):
+        return TEXTUAL
+    return XIAOZHU
+
+
+def _punctuated(content: str) -> list[tuple[int, str, str]]:
+    return [(off, g, _kind(g)) for off, g in yinyi.split_glosses(content)]
+
+
+def _bare(content: str) -> list[tuple[int, str, str]]:
+    """Unpunctuated: sound glosses where a reading shows, the stretches between them typed on
+    their own (a textual note, usually)."""
+    out, at = [], 0
+    for m in _BARE.finditer(content):
+        if m.start() > at:
+            rest = content[at:m.start()]
+            out.append((at, rest, _kind(rest) if _kind(rest) != YINYI else TEXTUAL))
+        out.append((m.start(), m.group(), YINYI))
+        at = m.end()
+    if at < len(content):
+        rest = content[at:]
+        out.append((at, rest, _kind(rest) if not _SOUND.search(rest) else YINYI))
+    return out
+
+
+def split(text: str, pos: Pos) -> list:
+    """A run of text as parts: plain strings and SmallNotes, brackets dropped."""
+    parts: list = []
+    at = 0
+    for m in NOTE.finditer(text):
+        if m.start() > at:
+            parts.append(text[at:m.start()])
+        content = m.group(1) if m.group(1) is not None else m.group(2)
+        if content:
+            parts += parse(content, Pos(pos.line, pos.col + m.start() + 1))
+        at = m.end()
+    if at < len(text):
+        parts.append(text[at:])
+    return parts
+
+
+def mask(text: str) -> str:
+    """The text with every small note blanked out (same length), for finding structure in the
+    main text only."""
+    return NOTE.sub(lambda m: "\u3000" * len(m.group()), text)
