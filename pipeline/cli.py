@@ -11,6 +11,8 @@ import click
 
 from . import __version__
 from .errors import PipelineError
+from .model import CATEGORIES
+from .textlayers import LAYERS
 
 EXIT_OK, EXIT_INVALID, EXIT_UNUSABLE = 0, 1, 2
 
@@ -107,8 +109,10 @@ def formats():
 # -- text ----------------------------------------------------------------------------------------
 @main.command()
 @click.argument("file", type=click.Path())
-@click.option("-l", "--layer", type=click.Choice(["all", "jing", "zhu", "yinyi", "shu"]), default="all", show_default=True, help="Which layer to print; `all` is every character the TEI keeps of the source.")
-def text(file, layer):
+@click.option("-l", "--layer", type=click.Choice(list(LAYERS)), default="all", show_default=True, help="Which layer to print; `all` is every character the TEI keeps of the source.")
+@click.option("--category", type=click.Choice(sorted(set(CATEGORIES.values()))), help="Only 義疏 blocks of this category (with --layer yishu).")
+@click.option("--resp", metavar="ID", help="Only what this person said or wrote (an xml:id of the header's listPerson, e.g. zhengxuan).")
+def text(file, layer, category, resp):
     """Print one layer of a TEI file, in document order, one unit or note per line."""
     from . import xmlsafe
     from .textlayers import layer_lines
@@ -117,7 +121,7 @@ def text(file, layer):
     except PipelineError as e:
         _fail(e)
         sys.exit(EXIT_UNUSABLE)
-    for line in layer_lines(tree.getroot(), layer):
+    for line in layer_lines(tree.getroot(), layer, category, resp):
         if line:
             click.echo(line)
 

@@ -176,7 +176,7 @@ class YishuBlock:
 @dataclass(slots=True, eq=False)
 class Translation:
     """One line of a modern translation interleaved with the original (`mark` is its 译)."""
-    text: str
+    parts: list                            # str | SmallNote
     pos: Pos
     mark: str = ""
     original: object | None = None         # the block it translates
@@ -215,6 +215,8 @@ class Meta:
     juan: str = ""
     section: str = ""
     persons: list[str] = field(default_factory=list)   # ids of the people @resp points at
+    declared: dict = field(default_factory=dict)        # id → (surname, given): not in the registry
+    classification: str = ""                            # 四庫 catalogue: 经部,礼类,仪礼之属
 
 
 @dataclass(slots=True, eq=False)
@@ -257,6 +259,8 @@ def assign_ids(doc: Document) -> None:
         div.id = f"d{dn}"
         if div.head is not None:
             div.head.id = f"d{dn}.h"
+        if div.trailer is not None:
+            div.trailer.id = f"d{dn}.t"
         for fw in div.front:
             fw_n += 1
             fw.id = f"fw{fw_n}"
@@ -291,6 +295,9 @@ def assign_ids(doc: Document) -> None:
         elif isinstance(block, Translation):
             tr_n += 1
             block.id = f"t{tr_n}"
+            notes = (p for p in block.parts if isinstance(p, SmallNote))
+            for k, note in enumerate(notes, 1):
+                note.id = f"{block.id}.n{k}"
         elif isinstance(block, Fw):
             fw_n += 1
             block.id = f"fw{fw_n}"

@@ -79,19 +79,19 @@ def _bare(content: str) -> list[tuple[int, str, str]]:
     return out
 
 
-def split(text: str, pos: Pos) -> list:
-    """A run of text as parts: plain strings and SmallNotes, brackets dropped."""
-    parts: list = []
+def split(text: str, pos: Pos) -> list[tuple[int, object]]:
+    """A run of text as (offset, part) pairs: plain strings and SmallNotes, brackets dropped."""
+    parts: list[tuple[int, object]] = []
     at = 0
     for m in NOTE.finditer(text):
         if m.start() > at:
-            parts.append(text[at:m.start()])
+            parts.append((at, text[at:m.start()]))
         content = m.group(1) if m.group(1) is not None else m.group(2)
         if content:
-            parts += parse(content, Pos(pos.line, pos.col + m.start() + 1))
+            parts += [(m.start() + 1, n) for n in parse(content, Pos(pos.line, pos.col + m.start() + 1))]
         at = m.end()
     if at < len(text):
-        parts.append(text[at:])
+        parts.append((at, text[at:]))
     return parts
 
 

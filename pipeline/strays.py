@@ -6,23 +6,56 @@ from __future__ import annotations
 import re
 
 from .chars import DELIMITERS
-from .model import Document, Para, Piece, Pos, Shu, Unit
+from .model import Document, Fw, Para, Piece, Pos, Shu, SmallNote, Translation, Unit, YishuBlock
 from .report import Report
 
 _DELIM = re.compile("[" + re.escape("".join(sorted(DELIMITERS))) + "]")
 
 
 def drop(doc: Document, report: Report) -> None:
+    for d in doc.all_divs():
+        for h in [d.head, d.trailer, *d.front]:
+            if h is not None:
+                h.text = _clean(h.text, h.pos, report)[0]
     for b in doc.blocks():
         if isinstance(b, Unit):
             for p in b.pieces:
-                _piece(p, report)
+                _piece(p, report) if isinstance(p, Piece) else _note(p, report)
         elif isinstance(b, Shu):
             for para in b.paras:
                 _para(para, report)
             if b.chuwen is not None:
                 for t in b.chuwen.tokens:
                     t.text = _clean(t.text, b.chuwen.pos, report)[0]
+        elif isinstance(b, YishuBlock):
+            b.label = _clean(b.label, b.pos, report)[0]
+            for q in b.quotes:
+                q.parts = _parts(q.parts, q.pos, report)
+        elif isinstance(b, Translation):
+            b.parts = _parts(b.parts, b.pos, report)
+        elif isinstance(b, Fw):
+            b.text = _clean(b.text, b.pos, report)[0]
+
+
+def _parts(parts: list, pos: Pos, report: Report) -> list:
+    out = []
+    for p in parts:
+        if isinstance(p, SmallNote):
+            _note(p, report)
+        else:
+            p = _clean(p, pos, report)[0]
+        if p != "":
+            out.append(p)
+    return out
+
+
+def _note(n: SmallNote, report: Report) -> None:
+    if _DELIM.search(n.text) is None:
+        return
+    n.text = _clean(n.text, n.pos, report)[0]
+    if n.tokens is not None:
+        for t in n.tokens:
+            t.text = _DELIM.sub("", t.text)
 
 
 def _clean(text: str, pos: Pos, report: Report) -> tuple[str, list[int]]:

@@ -103,6 +103,7 @@ class _Writer:
     def __init__(self, doc: Document, report: Report | None):
         self.doc, self.report = doc, report
         self.glyphs: set[str] = set()
+        self.has_translation = False
         self.out: list[str] = []
 
     # -- text ------------------------------------------------------------------------------------
@@ -195,13 +196,14 @@ class _Writer:
         self.out.append("</note>\n")
 
     def translation(self, t: Translation) -> None:
+        self.has_translation = True
         self.out.append("<ab" + _attrs(dict(
             type=TRANSLATION, subtype="copy" if t.copy else None, xml_id=t.id,
             corresp=_ref(t.original.id) if t.original is not None else None)) +
             ' xml:lang="zh-Hans">')
         if t.mark:
             self.el("label", t.mark, type="mark")
-        self.put(t.text)
+        self.parts(t.parts)
         self.out.append("</ab>\n")
 
     def jing(self, p: Piece) -> None:
@@ -344,9 +346,12 @@ class _Writer:
         app = _el(_el(ed, "appInfo"), "application", ident="zhushu", version=__version__)
         _el(app, "label", "Zhushu")
         _el(app, "desc", f"reader: {m.layout}")
-        tax = _el(_el(ed, "classDecl"), "taxonomy", xml_id="zs-types")
+        cd = _el(ed, "classDecl")
+        tax = _el(cd, "taxonomy", xml_id="zs-types")
         for cid, desc in TAXONOMY:
             _el(_el(tax, "category", xml_id=cid), "catDesc", desc)
+        if m.classification:
+            _el(_el(cd, "taxonomy", xml_id="siku"), "desc", "四庫全書總目: 部, 類, 屬")
         if self.glyphs:
             cd = _el(ed, "charDecl")
             for ch in sorted(self.glyphs):
@@ -354,12 +359,28 @@ class _Writer:
                 _el(g, "localProp", name="name", value="placeholder for a missing character"
                     if ch in PLACEHOLDERS else f"private use character U+{ord(ch):04X}")
                 _el(g, "mapping", ch, type="standard")
-        lu = _el(_el(h, "profileDesc"), "langUsage")
+        pd = _el(h, "profileDesc")
+        lu = _el(pd, "langUsage")
         _el(lu, "language", "Literary Chinese (文言)", ident="lzh")
+        if self.has_translation:
+            _el(lu, "language", "Modern Chinese, simplified script (translation)", ident="zh-Hans")
+        if m.classification:
+            tc = _el(pd, "textClass")
+            _el(tc, "classCode", m.classification, scheme="#siku")
 
     def people(self, so) -> None:
         lp = _el(so, "listPerson")
         for pid in self.doc.meta.persons:
+            if pid in self.doc.meta.declared:           # named in the text, not in the registry
+                sur, given = self.doc.meta.declared[pid]
+                e = _el(lp, "person", xml_id=pid)
+                pn = _el(e, "persName")
+                pn.set(XML_LANG, "lzh")
+                _el(pn, "surname", sur)
+                if given:
+                    _el(pn, "forename", given)
+                _el(e, "note", "declared from the text: not in the registry of scholars")
+                continue
             p = persons.get(pid)
             e = _el(lp, "person", xml_id=pid)
             pn = _el(e, "persName")

@@ -6,14 +6,20 @@ import re
 from lxml import etree
 
 TEI = "{http://www.tei-c.org/ns/1.0}"
-LAYERS = ("all", "jing", "zhu", "yinyi", "shu")
+LAYERS = ("all", "jing", "zhu", "yinyi", "shu", "yishu", "an", "textual", "translation")
 
-# What each layer is, as XPath over our TEI; each match prints as one line.
+# What each layer is, as XPath over our TEI; each match prints as one line. Notes inside a
+# translation belong to the translation, not to the layers of the original.
+_ORIG = "[not(ancestor::t:ab[@type='translation'])]"
 _XPATH = {
     "jing": "//t:body//t:ab[@type='jing']",
     "zhu": "//t:body//t:note[@type='zhu']",
-    "yinyi": "//t:body//t:note[@type='yinyi']",
-    "shu": "//t:body//t:note[@type='shu'][not(ancestor::t:note)]",
+    "yinyi": f"//t:body//t:note[@type='yinyi']{_ORIG}",
+    "shu": f"//t:body//t:note[@type='shu'][not(ancestor::t:note[@type='shu'])]{_ORIG}",
+    "yishu": "//t:body//t:note[@type='yishu']",
+    "an": f"//t:body//t:note[@type='an']{_ORIG}",
+    "textual": f"//t:body//t:note[@type='textual']{_ORIG}",
+    "translation": "//t:body//t:ab[@type='translation']",
 }
 _NS = {"t": TEI[1:-1]}
 _NOT_JING = {TEI + "note", TEI + "gap", TEI + "label"}     # printed markers are not 經
@@ -33,10 +39,21 @@ def _jing_text(ab) -> str:
     return "".join(out)
 
 
-def layer_lines(root, layer: str) -> list[str]:
-    if layer == "all":
+def layer_lines(root, layer: str, category: str | None = None, resp: str | None = None) -> list[str]:
+    """One line per element of the layer, in document order. `category` keeps the 義疏
+    blocks of one category (zhengyi, cunyi …); `resp` keeps what one scholar said: his
+    quotations in 義疏 blocks, notes credited to him, and the 注/疏 he wrote."""
+    if layer == "all" and not (category or resp):
         return [layer_text(root, "all")]
-    els = root.xpath(_XPATH[layer], namespaces=_NS)
+    path = _XPATH.get(layer, "//t:body//*[@resp]")
+    if category:
+        path += f"[@subtype='{category}']" if layer == "yishu" else f"[ancestor-or-self::t:note[@subtype='{category}']]"
+    if resp:
+        who = "#" + resp
+        els = [e for e in root.xpath(path, namespaces=_NS)
+               for e in ([e] if e.get("resp") == who else e.xpath(f".//*[@resp='{who}']", namespaces=_NS))]
+        return [_strip(_text(e)) for e in els]
+    els = root.xpath(path, namespaces=_NS)
     if layer == "jing":
         return [_strip(_jing_text(e)) for e in els]
     return [_strip(_text(e)) for e in els]

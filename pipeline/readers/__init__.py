@@ -6,9 +6,9 @@ Each reader module exposes NAME, DESCRIPTION, `sniff(text) -> (score, reason)` a
 from __future__ import annotations
 
 from ..errors import PipelineError
-from . import paren, runon, siku
+from . import paren, runon, siku, yishu
 
-READERS = {m.NAME: m for m in (paren, runon, siku)}
+READERS = {m.NAME: m for m in (paren, runon, siku, yishu)}
 
 
 def detect(text: str, name: str = "") -> tuple[str, str]:

@@ -15,7 +15,8 @@ from .. import persons
 from ..anchoring import resolve_group
 from ..chars import WHITESPACE
 from ..located import Located
-from ..model import Div, Document, Fw, Head, Meta, Pos, Shu, Unit, assign_ids
+from ..model import (Div, Document, Fw, Head, Meta, Pos, Shu, SmallNote, Unit, YishuBlock,
+                     assign_ids)
 from ..report import Report
 from ..shu import MARK, looks_like_shu, opens_body, parse_block, resp_for, starts_section
 from ..source import Source
@@ -53,6 +54,10 @@ class Builder:
         self.juan_div: Div | None = None
         self.pending_front: list[Fw] = []
         self.bare_lemmas = False             # unpunctuated texts: lemmas without quotation marks
+        self.by_closing = False              # the text closes its sections with 右… lines
+        self.classification = ""             # 四庫 catalogue line: 经部,礼类,仪礼之属
+        self.declared: dict = {}             # scholars named in the text, not in the registry
+        self.closing_div: Div | None = None
 
     def set_work(self, work: str) -> None:
         """Name the work; its commentators follow from data/works.tsv. Without a known work the
@@ -117,6 +122,37 @@ class Builder:
         self.shu_loc, self.shu_mark, self.shu_mark_pos = loc, mark, pos
         self.close_shu()
 
+    def block(self, b) -> None:
+        """A finished block (a 經 unit, a 義疏 note, a translation) in document order. When the
+        text closes its sections with 右… lines, blocks gather in the open section."""
+        self.close_group()
+        if self.div is None:
+            self.juan_div = self.div = Div("juan", None, front=self.pending_front)
+            self.pending_front = []
+            self.divs.append(self.div)
+        if self.by_closing:
+            if self.closing_div is None:
+                self.closing_div = Div("section", None)
+                self.div.blocks.append(self.closing_div)
+            self.closing_div.blocks.append(b)
+        else:
+            self.div.blocks.append(b)
+
+    def closing(self, text: str, pos: Pos) -> None:
+        """右…: closes the section of the blocks since the last closing, and names it."""
+        if self.closing_div is None:
+            self.block_placeholder()
+        self.closing_div.trailer = Head(text, pos, "closing")
+        self.closing_div = None
+
+    def block_placeholder(self) -> None:
+        if self.div is None:
+            self.juan_div = self.div = Div("juan", None, front=self.pending_front)
+            self.pending_front = []
+            self.divs.append(self.div)
+        self.closing_div = Div("section", None)
+        self.div.blocks.append(self.closing_div)
+
     def furniture(self, fw: Fw) -> None:
         """A furniture line: it stays in the text, between the blocks, marked as such."""
         self.close_group()
@@ -128,6 +164,7 @@ class Builder:
     def juan(self, text: str, pos: Pos, n: str = "", work: str = "") -> None:
         """A 卷 title line: a new top-level div."""
         self.close_group()
+        self.closing_div = None
         if work and not self.work:
             self.set_work(work)
         self.juan_div = self.div = Div("juan", Head(text, pos), n=n, front=self.pending_front)
@@ -137,6 +174,7 @@ class Builder:
     def section(self, text: str, pos: Pos) -> None:
         """A chapter title inside a 卷 (檀弓上第三, 聘礼第八之四): a nested section div."""
         self.close_group()
+        self.closing_div = None
         div = Div("section", Head(text, pos, "section"), front=self.pending_front)
         self.pending_front = []
         if self.juan_div is None:
@@ -201,6 +239,7 @@ class Builder:
         meta = Meta(self.src.basename, self.src.sha256, self.layout,
                     work=self.work, juan=self.src.meta.get("juan", juan),
                     section=self.src.meta.get("section", ""))
+        meta.classification, meta.declared = self.classification, self.declared
         doc = Document(meta, self.divs)
         used = set()
         for b in doc.blocks():
@@ -208,6 +247,10 @@ class Builder:
                 used.update(p.resp for p in b.pieces if p.resp)
             elif isinstance(b, Shu) and b.resp:
                 used.add(b.resp)
+            elif isinstance(b, YishuBlock):
+                for q in b.quotes:
+                    used.update([q.resp] if q.resp else [])
+                    used.update(p.resp for p in q.parts if isinstance(p, SmallNote) and p.resp)
         meta.persons = sorted(used)
         assign_ids(doc)
         return doc

@@ -1,0 +1,40 @@
+"""Who is speaking: the `X氏Y曰` attributions of the 欽定三禮義疏 (郑氏康成曰 = 鄭玄).
+
+The surname, 氏, the given or courtesy name, 曰; or a name used alone (朱子曰). A scholar in
+the registry (data/scholars.tsv) gets his id there, the same in every document; one who is
+not is declared from the text, with an id built from the printed name, and reported.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from . import persons
+from .model import Pos
+from .report import Report
+
+_ALIASES = "|".join(sorted({a for p in persons.registry().values() for a in p.aliases
+                            if a.endswith("子")}, key=len, reverse=True))
+ATTRIBUTION = re.compile(r"(?P<who>(?P<sur>[\u4e00-\u9fff])氏(?P<given>[\u4e00-\u9fff]{1,2}?)"
+                         rf"|(?P<alias>{_ALIASES}))(?P<verb>曰)")
+
+
+@dataclass
+class Speakers:
+    """The scholars a document names, known or declared from the text."""
+    report: Report
+    unknown: dict[str, tuple[str, str]] = field(default_factory=dict)   # id → (surname, given)
+
+    def resolve(self, m: re.Match, pos: Pos) -> str:
+        if m.group("alias"):
+            return persons.alias(m.group("alias")) or self._declare(m.group("alias"), "", pos)
+        sur, given = m.group("sur"), m.group("given")
+        return persons.lookup(sur, given) or self._declare(sur, given, pos)
+
+    def _declare(self, sur: str, given: str, pos: Pos) -> str:
+        pid = f"zs.{sur}{given}"
+        if pid not in self.unknown:
+            self.unknown[pid] = (sur, given)
+            self.report.warn("ZS-CONV-SCHOLAR", f"{sur}氏{given} is not in the registry of scholars; "
+                             f"declared from the text as {pid}", pos)
+        return pid

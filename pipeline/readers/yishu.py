@@ -1,0 +1,347 @@
+"""Layout `yishu`: the Qing 欽定三禮義疏 (周官, 儀禮, 禮記), punctuated or not.
+
+    聘遭丧入竟则遂也〈竟音境下并同〉                      a 經 line, small notes in 〈…〉 or 【…】
+    正义郑氏康成曰遭丧主国君薨也…　敖氏继公曰…          a category line: quotations, each attributed
+    存疑。孔氏颖达曰：「…」                               categories: 正义 辨正 通论 馀论 存疑 存异 总论
+    案不筵几对上几筵既设而言…                            the compilers' own judgment
+    右遭丧                                                closes a section and names it
+
+A category may start in the middle of a line, after the 經 or after another category; a line
+cut at the page edge continues the one before; furniture (钦定四库全书, the 卷 title, the
+catalogue line) stays in the text, marked. Punctuated editions may interleave a modern
+translation page by page (pipeline/interleave.py): it becomes its own layer, each line linked
+to the original it translates.
+"""
+from __future__ import annotations
+
+import re
+
+from .. import interleave, smallnotes
+from ..attribution import ATTRIBUTION, Speakers
+from ..chars import WHITESPACE
+from ..model import (AN, CATEGORIES, JING, Fw, Head, Piece, Pos, Quote, SmallNote, Translation, Unit,
+                     YishuBlock)
+from ..report import Report
+from ..source import Source
+from .common import CHAPTER, JUAN_LINE, Builder
+
+NAME = "yishu"
+DESCRIPTION = "欽定三禮義疏: 經 lines, category lines (正义 存疑 …) with 氏曰 quotations, 案, 右 closings"
+
+_LABELS = "|".join(sorted(CATEGORIES, key=len, reverse=True))
+LINE_LABEL = re.compile(rf"^(?:(?P<label>{_LABELS})|(?P<an>案|按))(?P<punct>[：:。]?)")
+GLUED = re.compile(rf"(?P<label>{_LABELS})(?P<punct>[：:。]?)(?={ATTRIBUTION.pattern})")
+GLUED_AN = re.compile(r"(?<=[」”])(?P<an>案|按)(?P<punct>[：:]?)")      # punctuated texts
+CLOSING = re.compile(r"^右[^\s，。：]{1,24}$")
+GLUED_CLOSING = re.compile(r"(?<![左之])右记[^右左〈〉【】]{1,16}$")      # unpunctuated texts
+HEADER = re.compile(r"^(?:钦定四库全书|欽定四庫全書)$")
+SOURCE = re.compile(r"中华文库|中華文庫|_\(.*\)/卷")
+CATALOGUE = re.compile(r"^<(?P<cls>[^<>]*?)(?:,[^,<>]*)?[>》]*>$")
+_CONTINUES = set("之也者矣焉乎哉而")
+_FINAL = set("。？！」”』】）)")
+_WS = "".join(WHITESPACE)
+
+
+def sniff(text: str) -> tuple[float, str]:
+    lines = [l.strip(_WS) for l in text.split("\n") if l.strip()]
+    if not lines:
+        return 0.0, "empty"
+    cats = sum(1 for l in lines if (m := LINE_LABEL.match(l)) and
+               (ATTRIBUTION.match(l, m.end()) or m.group("an")))
+    if cats < 2:
+        return 0.0, f"{cats} category lines"
+    return min(1.0, 0.4 + 2 * cats / len(lines)), \
+        f"{cats} of {len(lines)} lines open with a 義疏 category (正义, 存疑 …) or 案"
+
+
+def furniture_kind(s: str) -> str | None:
+    if HEADER.match(s):
+        return "header"
+    if CATALOGUE.match(s):
+        return "catalogue"
+    if SOURCE.search(s) and len(s) < 60:
+        return "source"
+    return None
+
+
+def read(src: Source, report: Report):
+    b = Builder(src, report, NAME, segment=lambda *a: [], continues=lambda *a: False)
+    lines = {n: raw for n, raw in enumerate(src.text.split("\n"), 1) if raw.strip(_WS)}
+    furniture = {n for n, raw in lines.items()
+                 if furniture_kind(raw.strip(_WS)) or JUAN_LINE.match(raw.strip(_WS))
+                 or CHAPTER.match(raw.strip(_WS))}
+    layout = interleave.find(lines, furniture)
+    p = _Reader(b, report, src.text, lines, layout)
+    b.by_closing = any(CLOSING.match(lines[n].strip(_WS)) for n in lines if not layout.is_translation(n))
+    for n in sorted(lines):
+        if layout.is_translation(n):
+            p.translation(n, lines[n])
+        else:
+            p.original(n, lines[n])
+    p.report_layout()
+    b.work_known = bool(b.work)
+    b.declared = dict(p.speakers.unknown)
+    return b.finish()
+
+
+class _Reader:
+    def __init__(self, b: Builder, report: Report, text: str, lines: dict[int, str], layout):
+        self.b, self.report, self.layout, self.lines = b, report, layout, lines
+        self.punctuated = text.count("，") + text.count("。") > len(text) // 200
+        self.speakers = Speakers(report)
+        self.unit: Unit | None = None
+        self.block: YishuBlock | None = None
+        self.last = None                   # kind of the previous original content line
+        self.last_text = ""
+        self.crossed = False               # a translation run since the last original line
+        self.line_block: dict[int, object] = {}
+        self.printed: dict[str, object] = {}      # furniture text → its first printing
+        self.repeats: list[int] = []
+        self.edges: list[tuple[int, int]] = []
+        self.last_line = 0
+        content = [n for n in sorted(lines) if not layout.is_translation(n)]
+        self.next_is_comment = {}
+        for i, n in enumerate(content):
+            nxt = content[i + 1] if i + 1 < len(content) else None
+            self.next_is_comment[n] = nxt is not None and bool(LINE_LABEL.match(lines[nxt].strip(_WS)))
+
+    # -- original lines ---------------------------------------------------------------------------
+    def original(self, n: int, raw: str) -> None:
+        s = raw.strip(_WS)
+        col = len(raw) - len(raw.lstrip(_WS)) + 1
+        pos = Pos(n, col)
+        kind = furniture_kind(s)
+        if kind or (m := JUAN_LINE.match(s)) or CHAPTER.match(s) or \
+                (self.b.by_closing and CLOSING.match(s)):
+            self._structure(n, s, pos, kind)
+            return
+        masked = smallnotes.mask(s)
+        closing = GLUED_CLOSING.search(masked) if not self.punctuated else None
+        body = s[:closing.start()] if closing else s
+        if LINE_LABEL.match(body) and (ATTRIBUTION.match(body, LINE_LABEL.match(body).end())
+                                       or LINE_LABEL.match(body).group("an")
+                                       or not ATTRIBUTION.search(smallnotes.mask(body))):
+            self._comment(n, body, pos, continuing=False)
+        elif self._continues(n, s, masked):
+            self._continue(n, body, pos)
+        else:
+            self._jing(n, body, pos)
+        if closing:
+            self.b.closing(s[closing.start():], Pos(n, col + closing.start()))
+            self.last = None
+        self.last_line = n
+        self.crossed = False
+
+    def _structure(self, n: int, s: str, pos: Pos, kind: str | None) -> None:
+        first = self.printed.get(s)
+        if first is not None:                      # printed again: furniture, marked as a repeat
+            fw = Fw(s, pos, kind or "title", same_as=first)
+            self.b.furniture(fw)
+            self.repeats.append(n)
+            self.line_block[n] = fw
+            return
+        if kind:
+            fw = Fw(s, pos, kind)
+            self.b.furniture(fw)
+            if kind == "catalogue":
+                self.b.classification = CATALOGUE.match(s).group("cls")
+            self.printed[s] = self.line_block[n] = fw
+            return
+        m = JUAN_LINE.match(s)
+        if m:
+            self.b.juan(s, pos, m.group("n"), m.group("work"))
+            self.printed[s] = self.line_block[n] = self.b.div.head
+        elif CHAPTER.match(s):
+            self.b.section(s, pos)
+            self.printed[s] = self.line_block[n] = self.b.div.head
+        else:
+            self.b.closing(s, pos)
+        self.unit = self.block = None
+        self.last = None
+
+    def _continues(self, n: int, s: str, masked: str) -> bool:
+        """Is this line the rest of the commentary line before it (cut at the edge of a page)
+        rather than a new 經 line? A 經 line never opens with a particle or a closing quote,
+        never names a scholar before any category, and follows a finished sentence."""
+        if self.last not in ("comment", None):
+            return False
+        if s[0] in _CONTINUES or _closes_first(s):
+            return True
+        if self.last is None:
+            return False
+        if len(s) <= 2:                            # no 經 sentence is that short
+            return True
+        attr, label = ATTRIBUTION.search(masked), GLUED.search(masked)
+        if attr and (label is None or attr.start() < label.start()):
+            return True
+        if self.punctuated:                        # the line before stops mid-sentence
+            return len(self.last_text) > 2 and self.last_text[-1] not in _FINAL
+        return not self.next_is_comment.get(n, False) and "〈" not in s
+
+    # -- building blocks ---------------------------------------------------------------------------
+    def _jing(self, n: int, s: str, pos: Pos) -> None:
+        masked = smallnotes.mask(s)
+        glued = GLUED.search(masked)
+        jing = s[:glued.start()] if glued else s
+        pieces = []
+        for off, part in smallnotes.split(jing, pos):
+            if isinstance(part, SmallNote):
+                pieces.append(part)
+            elif part.strip(_WS):
+                pieces.append(Piece(JING, part.strip(_WS), Pos(pos.line, pos.col + off)))
+        self.unit = Unit(pieces, pos)
+        self.b.block(self.unit)
+        self.line_block[n] = self.unit
+        self.block = None
+        self.last, self.last_text = "jing", jing
+        if glued:
+            self._comment(n, s[glued.start():], Pos(pos.line, pos.col + glued.start()),
+                          continuing=False, record=False)
+
+    def _continue(self, n: int, s: str, pos: Pos) -> None:
+        prev = self.block
+        if prev is not None and not self.crossed:
+            self._comment(n, s, pos, continuing=True)
+            return
+        # across a translation run, or with nothing before it in the file: a block of its own
+        category = prev.category if prev is not None else "detached"
+        block = YishuBlock(category, "", [], pos, target=self.unit, prev=prev)
+        self.b.block(block)
+        self.block = block
+        if prev is not None:
+            self.edges.append((n, self.last_line))
+        self._comment(n, s, pos, continuing=True)
+
+    def _comment(self, n: int, s: str, pos: Pos, continuing: bool, record: bool = True) -> None:
+        """Category blocks of a line: cut at each label (at the start, or glued before a
+        quotation, or 案 after a closing quote), each block cut into its quotations."""
+        masked = smallnotes.mask(s)
+        cuts = []
+        m = LINE_LABEL.match(s)
+        if m and not continuing:
+            cuts.append((0, m))
+        cuts += [(g.start(), g) for g in GLUED.finditer(masked) if g.start() > 0]
+        if self.punctuated:
+            cuts += [(g.start(), g) for g in GLUED_AN.finditer(masked) if g.start() > 0]
+        cuts.sort(key=lambda c: c[0])
+        first_block = None
+        if continuing and (not cuts or cuts[0][0] > 0):
+            end = cuts[0][0] if cuts else len(s)
+            self._quotes(self.block, s[:end], pos, extend=True)
+            first_block = self.block
+        for i, (at, m) in enumerate(cuts):
+            end = cuts[i + 1][0] if i + 1 < len(cuts) else len(s)
+            label = m.group(0)
+            category = AN if m.groupdict().get("an") else CATEGORIES[m.group("label")]
+            block = YishuBlock(category, label, [], Pos(pos.line, pos.col + at), target=self.unit)
+            self.b.block(block)
+            self.block = block
+            first_block = first_block or block
+            self._quotes(block, s[at + len(label):end], Pos(pos.line, pos.col + at + len(label)))
+        if record and first_block is not None:
+            self.line_block.setdefault(n, first_block)
+        self.last, self.last_text = "comment", s
+
+    def _quotes(self, block: YishuBlock, text: str, pos: Pos, extend: bool = False) -> None:
+        """The quotations of a block: each 氏曰 attribution opens one; text before the first
+        belongs to nobody named (or, when extending, to the quotation it continues)."""
+        masked = smallnotes.mask(text)
+        marks = list(ATTRIBUTION.finditer(masked))
+        lead_end = marks[0].start() if marks else len(text)
+        lead = text[:lead_end]
+        if lead.strip(_WS):
+            parts = self._parts(lead, pos)
+            if extend and block.quotes:
+                block.quotes[-1].parts += parts
+            else:
+                block.quotes.append(Quote("", "", parts, pos))
+        for i, m in enumerate(marks):
+            end = marks[i + 1].start() if i + 1 < len(marks) else len(text)
+            at = Pos(pos.line, pos.col + m.start())
+            resp = self.speakers.resolve(m, at)
+            block.quotes.append(Quote(m.group("who"), m.group("verb"),
+                                      self._parts(text[m.end():end], Pos(pos.line, pos.col + m.end())),
+                                      at, resp=resp))
+
+    @staticmethod
+    def _parts(text: str, pos: Pos) -> list:
+        """Text and small notes; the spaces that separate scholars (U+3000) are not text."""
+        out = []
+        for _, part in smallnotes.split(text, pos):
+            if isinstance(part, str):
+                part = part.strip(_WS)
+                if not part:
+                    continue
+            out.append(part)
+        return out
+
+    # -- translation lines --------------------------------------------------------------------------
+    def translation(self, n: int, raw: str) -> None:
+        s = raw.strip(_WS)
+        pos = Pos(n, len(raw) - len(raw.lstrip(_WS)) + 1)
+        first = self.printed.get(s)
+        kind = furniture_kind(s) or ("title" if JUAN_LINE.match(s) or CHAPTER.match(s) else None)
+        if kind and first is not None:
+            self.b.furniture(Fw(s, pos, kind, same_as=first))
+            self.repeats.append(n)
+        else:
+            mark = interleave.TR_MARK if s.startswith(interleave.TR_MARK) else ""
+            original = self.line_block.get(self.layout.translation.get(n))
+            copy = any(r == n for r, _, _ in self.layout.copies)
+            parts = self._parts(s[len(mark):], Pos(pos.line, pos.col + len(mark)))
+            self.b.block(Translation(parts, pos, mark, original, copy))
+        self.crossed = True
+
+    def report_layout(self) -> None:
+        for originals, translations in self.layout.mismatches:
+            self.report.warn("ZS-CONV-TR-COUNT",
+                             f"{len(originals)} original lines ({_span(originals)}) are followed by "
+                             f"{len(translations)} translated lines ({_span(translations)})",
+                             Pos(translations[0], 1) if translations else None)
+        for originals, translations in self.layout.runs:
+            pairs = [(r, o) for r, o in ((r, self.layout.translation.get(r)) for r in translations) if o]
+            if not pairs:
+                continue
+            likeness = sum(interleave.similarity(self._text(o), self._text(r)) for r, o in pairs) / len(pairs)
+            if likeness >= 0.75:
+                self.report.warn("ZS-CONV-TR-COPY", f"translated lines {_span(translations)} largely "
+                                 f"repeat the original lines {_span(originals)} (mean likeness "
+                                 f"{likeness:.2f})", Pos(translations[0], 1))
+        copies = [r for r, _, _ in self.layout.copies]
+        if copies:
+            self.report.warn("ZS-CONV-TR-COPY", f"lines {_ranges(copies)} are near-copies of their "
+                             "originals, not translations; marked subtype=\"copy\"", Pos(copies[0], 1))
+        if self.repeats:
+            self.report.warn("ZS-CONV-FURNITURE", f"furniture printed again on lines "
+                             f"{_ranges(self.repeats)}; kept, marked as repeats", Pos(self.repeats[0], 1))
+        for n, before in self.edges:
+            self.report.warn("ZS-CONV-PAGE-EDGE", f"line {n} continues line {before} across a page "
+                             "edge; linked to it with @prev", Pos(n, 1))
+
+    def _text(self, n: int) -> str:
+        return self.lines[n].strip(_WS)
+
+
+def _closes_first(s: str) -> bool:
+    """Does the line close a quotation it never opened (the rest of one cut at a page edge)?"""
+    m = re.search(r"[「“」”]", s)
+    return bool(m) and m.group() in "」”"
+
+
+def _span(nums: list[int]) -> str:
+    return f"{nums[0]}–{nums[-1]}" if len(nums) > 1 else str(nums[0]) if nums else "none"
+
+
+def _ranges(nums: list[int]) -> str:
+    out, start, prev = [], None, None
+    for x in sorted(nums):
+        if start is None:
+            start = prev = x
+        elif x == prev + 1:
+            prev = x
+        else:
+            out.append(f"{start}–{prev}" if prev > start else str(start))
+            start = prev = x
+    if start is not None:
+        out.append(f"{start}–{prev}" if prev > start else str(start))
+    return ", ".join(out)
