@@ -71,12 +71,19 @@ def test_jing_of_003(conv):
 def test_every_block_and_quotation_of_003_is_typed_and_attributed(conv):
     root = conv["003"][1]
     blocks = root.xpath("//t:body//t:note[@type='yishu' or (@type='an' and not(@place))]", namespaces=NS)
+    glued = r"(?<!^)(?:正义|存疑|存异|辨正|通论|馀论|余论|总论)(?=[\u4e00-\u9fff]氏|朱子)"
     assert len(blocks) == sum(1 for n in range(6, 397) if CATEGORY.match(line(n))) + \
-        len(re.findall(r"(?<=[^\u3000])(?:正义|存异|馀论)(?=[\u4e00-\u9fff]氏)", "".join(L003)))
+        sum(len(re.findall(glued, re.sub(r"〈[^〉]*〉", "", line(n)))) for n in range(6, 397))
     people = set(root.xpath("//t:person/@xml:id", namespaces=NS))
+    categories = {"zhengyi", "bianzheng", "tonglun", "yulun", "cunyi", "cunyi2", "zonglun"}
+    for b in blocks:
+        assert b.get("type") == "an" or b.get("subtype") in categories
+        assert b.get("target"), etree.tostring(b, encoding=str)[:120]
     for p in root.xpath("//t:note[@type='yishu']/t:p", namespaces=NS):
         name = p.find("t:persName", NS)
-        assert name is not None, etree.tostring(p, encoding=str)[:120]
+        if name is None:                       # words nobody is named for (馀论 citing 左传)
+            assert not re.match(r"[\u4e00-\u9fff]氏[\u4e00-\u9fff]{1,2}?曰", "".join(p.itertext()))
+            continue
         assert p.get("resp") == name.get("ref") and p.get("resp")[1:] in people
     # one attribution per 氏曰 of the 義疏 lines, outside small notes
     said = sum(len(re.findall(r"[\u4e00-\u9fff]氏[\u4e00-\u9fff]{1,2}?曰|朱子曰|张子曰|程子曰",

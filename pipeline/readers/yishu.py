@@ -118,9 +118,7 @@ class _Reader:
         masked = smallnotes.mask(s)
         closing = GLUED_CLOSING.search(masked) if not self.punctuated else None
         body = s[:closing.start()] if closing else s
-        if LINE_LABEL.match(body) and (ATTRIBUTION.match(body, LINE_LABEL.match(body).end())
-                                       or LINE_LABEL.match(body).group("an")
-                                       or not ATTRIBUTION.search(smallnotes.mask(body))):
+        if LINE_LABEL.match(body):                 # no 經 line opens with a category or 案
             self._comment(n, body, pos, continuing=False)
         elif self._continues(n, s, masked):
             self._continue(n, body, pos)
