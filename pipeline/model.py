@@ -285,19 +285,13 @@ def assign_ids(doc: Document) -> None:
         elif isinstance(block, YishuBlock):
             shu_n += 1
             block.id = f"u{u}.c{shu_n}"
-            note_n = 0
             for k, q in enumerate(block.quotes, 1):
                 q.id = f"{block.id}.q{k}"
-                for part in q.parts:
-                    if isinstance(part, SmallNote):
-                        note_n += 1
-                        part.id = f"{block.id}.n{note_n}"
+            _number_notes(block.id, [p for q in block.quotes for p in q.parts])
         elif isinstance(block, Translation):
             tr_n += 1
             block.id = f"t{tr_n}"
-            notes = (p for p in block.parts if isinstance(p, SmallNote))
-            for k, note in enumerate(notes, 1):
-                note.id = f"{block.id}.n{k}"
+            _number_notes(block.id, block.parts)
         elif isinstance(block, Fw):
             fw_n += 1
             block.id = f"fw{fw_n}"
@@ -307,3 +301,9 @@ def assign_ids(doc: Document) -> None:
             subs = (p.sub for p in block.paras if p.sub is not None)
             for k, sub in enumerate(subs, 1):
                 sub.id = f"{block.id}.{k}"
+
+
+def _number_notes(prefix: str, parts: list) -> None:
+    """Ids for the small notes among a block's parts: <block>.n1, .n2 …"""
+    for k, note in enumerate((p for p in parts if isinstance(p, SmallNote)), 1):
+        note.id = f"{prefix}.n{k}"

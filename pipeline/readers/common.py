@@ -30,6 +30,17 @@ CHAPTER = re.compile(rf"^[^\s　，。、【】（）()“”]{{1,10}}第[{_NUM}
 RawLine = tuple[int, int, str]                 # line number, column of first char, stripped text
 
 
+def located(raw_units: list[list[RawLine]]) -> list[Located]:
+    """Each unit's lines as one Located text."""
+    out = []
+    for unit in raw_units:
+        loc = Located()
+        for n, col, s in unit:
+            loc.add(s, n, col)
+        out.append(loc)
+    return out
+
+
 @dataclass
 class _Group:
     units: list[list[RawLine]] = field(default_factory=list)

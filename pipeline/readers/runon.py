@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import re
 
-from ..located import Located
 from ..model import Unit
 from ..report import Report
 from ..segment import segment as segment_group
 from ..source import Source
-from .common import Builder, RawLine
+from .common import Builder, RawLine, located
 
 NAME = "runon"
 DESCRIPTION = "注疏 with 經, 注 and 音義 run together, one line per paragraph, then [疏] lines"
@@ -49,12 +48,7 @@ def continues(unit: list[RawLine], s: str) -> bool:
 
 
 def segment(raw_units: list[list[RawLine]], shus, b: Builder) -> list[Unit]:
-    lines = []
-    for unit in raw_units:
-        loc = Located()
-        for n, col, s in unit:
-            loc.add(s, n, col)
-        lines.append(loc)
+    lines = located(raw_units)
     return segment_group(lines, shus, b.zhu_resp, b.report)
 
 

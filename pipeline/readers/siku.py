@@ -22,7 +22,7 @@ from ..report import Report
 from ..segment import B, ZHU_OPEN
 from ..segment import segment as segment_group
 from ..source import Source
-from .common import CHAPTER, JUAN_LINE, Builder, RawLine
+from .common import CHAPTER, JUAN_LINE, Builder, RawLine, located
 
 NAME = "siku"
 DESCRIPTION = "四庫全書 注疏, unpunctuated: bare 注 before each 注, 音义【…】, 疏【…】 inline"
@@ -68,12 +68,7 @@ def marks(text: str) -> list[tuple[int, int, str]]:
 
 
 def segment(raw_units: list[list[RawLine]], shus, b: Builder) -> list[Unit]:
-    lines = []
-    for unit in raw_units:
-        loc = Located()
-        for n, col, s in unit:
-            loc.add(s, n, col)
-        lines.append(loc)
+    lines = located(raw_units)
     return segment_group(lines, shus, b.zhu_resp, b.report, [marks(l.text) for l in lines],
                          free=("jing",))
 
