@@ -203,7 +203,7 @@ class Div:
     n: str = ""
     id: str = ""
     front: list = field(default_factory=list)    # Fw printed before the heading
-    trailer: "Head | None" = None                # a closing line (右…) naming the section
+    trailers: list = field(default_factory=list)  # closing lines (右…) naming the section
 
 
 @dataclass(slots=True)
@@ -259,8 +259,8 @@ def assign_ids(doc: Document) -> None:
         div.id = f"d{dn}"
         if div.head is not None:
             div.head.id = f"d{dn}.h"
-        if div.trailer is not None:
-            div.trailer.id = f"d{dn}.t"
+        for k, t in enumerate(div.trailers, 1):
+            t.id = f"d{dn}.t{k}"
         for fw in div.front:
             fw_n += 1
             fw.id = f"fw{fw_n}"

@@ -14,7 +14,7 @@ _DELIM = re.compile("[" + re.escape("".join(sorted(DELIMITERS))) + "]")
 
 def drop(doc: Document, report: Report) -> None:
     for d in doc.all_divs():
-        for h in [d.head, d.trailer, *d.front]:
+        for h in [d.head, *d.trailers, *d.front]:
             if h is not None:
                 h.text = _clean(h.text, h.pos, report)[0]
     for b in doc.blocks():

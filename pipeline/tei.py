@@ -284,8 +284,8 @@ class _Writer:
                     self.report.error("ZS-TEI-UNPLACED", f"the TEI writer cannot place a {type(b).__name__}")
                 continue
             handler(self, b)
-        if d.trailer is not None:
-            self.el("trailer", d.trailer.text, xml_id=d.trailer.id or None)
+        for t in d.trailers:
+            self.el("trailer", t.text, xml_id=t.id or None)
             self.out.append("\n")
         self.out.append("</div>\n")
 

@@ -52,7 +52,7 @@ def test_each_rule_reports_id_and_line(run, tmp_path, rule, mutate, needle):
 
 
 def test_schema_errors_are_reported(run, tmp_path):
-    p = write(tmp_path, "s.xml", GOOD.replace("<head type=\"juan\">", "<bogus/><head type=\"juan\">"))
+    p = write(tmp_path, "s.xml", GOOD.replace("<head type=\"juan\" xml:id=\"d1.h\">", "<bogus/><head type=\"juan\" xml:id=\"d1.h\">"))
     code, out, _ = run("validate", p)
     assert code == 1 and "ZS-SCHEMA-001" in out
 

@@ -49,3 +49,14 @@ def test_closing_line_closes_a_section():
     sections = root.xpath("//t:div[@type='section']", namespaces=NS)
     assert sections[0].find("t:trailer", NS).text == "右筮日"
     assert [s.find("t:trailer", NS) is None for s in sections] == [False, True]
+
+
+def test_closings_with_nothing_new_to_close_stay_valid(tmp_path):
+    from pipeline.validate import iter_issues
+    text = ("卷二\n右前篇\n士冠礼筮于庙门\n正义郑氏康成曰筮者以蓍问日吉凶于易也\n存疑。\n右筮日\n右记筮\n")
+    root, _ = convert(text)
+    assert root.xpath("//t:div[@type='section']/t:trailer/text()", namespaces=NS) == ["右筮日", "右记筮"]
+    assert root.xpath("//t:fw/text()", namespaces=NS) == ["右前篇"]
+    out = tmp_path / "c.xml"
+    out.write_bytes(etree.tostring(root.getroottree(), xml_declaration=True, encoding="UTF-8"))
+    assert [i for i in iter_issues(str(out)) if i.level != "warning"] == []

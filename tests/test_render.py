@@ -217,3 +217,243 @@ def test_stylesheet_compiled_once_per_call(tmp_path, monkeypatch):
     assert [pathlib.Path(p).name for p in written] == ["a.html", "b.html", "c.html", "index.html"]
     index = pathlib.Path(written[-1]).read_text(encoding="utf-8")
     assert re.findall(r'href="([^"]+)">([^<]+)<', index) == [("a.html", "a"), ("b.html", "b"), ("c.html", "c")]
+
+
+# -- the 欽定三禮義疏: 義疏 and 案 blocks, small notes, translations, furniture, sections ---------
+
+LAYERS = {"jing", "zhu", "yinyi", "shu", "que", "yishu", "an", "translation", "textual", "xiaozhu"}
+
+YISHU_PEOPLE = """<standOff><listPerson>
+<person xml:id="zhengxuan"><persName xml:lang="lzh"><surname>鄭</surname><forename>玄</forename></persName>
+  <persName type="full">鄭玄</persName><floruit>東漢</floruit></person>
+<person xml:id="jiagongyan"><persName xml:lang="lzh"><surname>賈</surname><forename>公彥</forename></persName>
+  <persName type="full">賈公彥</persName></person>
+<person xml:id="zs.刘智"><persName xml:lang="lzh"><surname>刘</surname><forename>智</forename></persName>
+  <note>declared from the text: not in the registry of scholars</note></person>
+</listPerson></standOff>"""
+
+YISHU_BODY = """<div type="juan" xml:id="d1">
+<fw type="header" xml:id="fw1">钦定四库全书</fw>
+<head type="juan" xml:id="d1.h">钦定仪礼义疏卷十八</head>
+<fw type="catalogue" xml:id="fw2">&lt;经部,礼类,仪礼之属&gt;</fw>
+<div type="section" xml:id="d2">
+<head type="section" xml:id="d2.h">聘礼第八之四</head>
+<div type="section" xml:id="d3">
+<ab type="jing" xml:id="u1"><seg xml:id="u1.j1">聘遭丧入竟则遂也</seg><note type="yinyi" place="inline" xml:id="u1.n1"><term>竟</term><seg type="zhiyin">音境</seg></note><note type="textual" place="inline" xml:id="u1.n2">注今文赴作讣</note><note type="an" place="inline" xml:id="u1.n3">案疑衍</note><note type="xiaozhu" place="inline" xml:id="u1.n4">小注</note><note type="shu" subtype="quoted" place="inline" xml:id="u1.n5" resp="#jiagongyan">贾疏始死</note></ab>
+<note type="yishu" subtype="zhengyi" xml:id="u1.c1" target="#u1"><label type="category">正义</label><p xml:id="u1.c1.q1" resp="#zhengxuan"><persName ref="#zhengxuan">郑氏康成</persName>曰遭丧主国君薨也<note type="shu" subtype="quoted" place="inline" xml:id="u1.c1.n1" resp="#jiagongyan">贾疏文八年</note><note type="yinyi" place="inline" xml:id="u1.c1.n2"><term>薨</term><seg type="fanqie">呼肱反</seg></note></p><p xml:id="u1.c1.q2" resp="#zs.刘智"><persName ref="#zs.刘智">刘氏智</persName>曰是也<g ref="#zs-g25AF" type="placeholder">▯</g></p><p xml:id="u1.c1.q3">无名之言</p></note>
+<ab type="translation" xml:id="t1" corresp="#u1" xml:lang="zh-Hans"><label type="mark">译</label>出使遇到丧事<note type="textual" place="inline" xml:id="t1.n1">今文</note></ab>
+<fw type="title" subtype="repeat" xml:id="fw3" sameAs="#d1.h">钦定仪礼义疏卷十八</fw>
+<note type="yishu" subtype="zhengyi" xml:id="u1.c2" target="#u1" prev="#u1.c1"><p xml:id="u1.c2.q1">续前页</p></note>
+<note type="yishu" subtype="cunyi" xml:id="u1.c3" target="#u1"><label type="category">存疑</label><p xml:id="u1.c3.q1">疑</p></note>
+<note type="an" xml:id="u1.c4" target="#u1"><label type="category">案</label><p xml:id="u1.c4.q1">不筵几<note type="an" place="inline" xml:id="u1.c4.n1">案小</note></p></note>
+<ab type="translation" subtype="copy" xml:id="t2" corresp="#u1.c4" xml:lang="zh-Hans">不筵几</ab>
+<trailer xml:id="d3.t">右遭丧</trailer>
+</div>
+<div type="section" xml:id="d4">
+<note type="yishu" subtype="detached" xml:id="u1.c5"><p xml:id="u1.c5.q1">前卷之末</p></note>
+<ab type="jing" xml:id="u2"><seg xml:id="u2.j1">君薨</seg></ab>
+<trailer xml:id="d4.t">右聘君薨</trailer>
+</div>
+</div>
+<fw type="catalogue" subtype="repeat" xml:id="fw4" sameAs="#fw2">&lt;经部,礼类,仪礼之属&gt;</fw>
+</div>"""
+
+
+def yishu_tei(body=YISHU_BODY, people=YISHU_PEOPLE):
+    return (f'<TEI xmlns="{TEI}" xml:lang="lzh"><teiHeader><fileDesc><titleStmt>'
+            f'<title type="main">钦定仪礼义疏 卷十八</title><title type="work">钦定仪礼义疏</title>'
+            f'</titleStmt></fileDesc><encodingDesc><charDecl><glyph xml:id="zs-g25AF">'
+            f'<localProp name="name" value="placeholder for a missing character"/>'
+            f'<mapping type="standard">▯</mapping></glyph></charDecl></encodingDesc></teiHeader>'
+            f'{people}<text><body>{body}</body></text></TEI>')
+
+
+@pytest.fixture(scope="module")
+def yishu_page(tmp_path_factory):
+    out = tmp_path_factory.mktemp("yishu")
+    src = out / "y.xml"
+    src.write_text(yishu_tei(), encoding="utf-8")
+    text = pathlib.Path(render_html([str(src)], str(out / "html"))[0]).read_text(encoding="utf-8")
+    return text, parse_html(text)
+
+
+def by_id(doc, id_):
+    found = doc.find(f".//*[@id='{id_}']")
+    assert found is not None, id_
+    return found
+
+
+def parent_of(doc, e):
+    return next(p for p in doc.iter() if any(c is e for c in p))
+
+
+def classes(e):
+    return set((e.get("class") or "").split())
+
+
+def text_of(e):
+    return "".join(e.itertext())
+
+
+def test_yishu_every_tei_id_is_an_html_id(yishu_page):
+    _, doc = yishu_page
+    body = etree.fromstring(yishu_tei().encode()).find(f".//{{{TEI}}}body")
+    tei_ids = {e.get(XML_ID) for e in body.iter() if e.get(XML_ID)}
+    assert len(tei_ids) > 30 and tei_ids <= ids(doc)
+
+
+def test_yishu_links_resolve_and_layers_are_known(yishu_page):
+    text, doc = yishu_page
+    present = ids(doc)
+    hrefs = [a.get("href") for a in doc.iter("a")]
+    for h in hrefs:
+        assert h == "index.html" or (h.startswith("#") and h[1:] in present), h
+    assert {e.get("data-layer") for e in doc.iter() if e.get("data-layer")} <= LAYERS
+    assert doc.find(".//script") is None
+
+
+def test_yishu_blocks_follow_their_unit(yishu_page):
+    _, doc = yishu_page
+    entry = parent_of(doc, by_id(doc, "u1"))
+    assert "entry" in classes(entry)
+    assert [c.get("id") for c in entry] == ["u1", "u1.c1", "t1", "fw3", "u1.c2", "u1.c3", "u1.c4", "t2"]
+    block = by_id(doc, "u1.c1")
+    assert block.tag == "aside" and block.get("data-layer") == "yishu"
+    assert {"yishu", "cat-zhengyi"} <= classes(block) and block.get("data-category") == "zhengyi"
+    assert block.get("data-target") == "u1"
+    lemma = block.find("p[@class='lemma']")
+    assert text_of(lemma.find("span[@class='category']")) == "正义"
+    assert [a.get("href") for a in lemma.iter("a")] == ["#u1"]
+    assert "cat-cunyi" in classes(by_id(doc, "u1.c3"))
+
+
+def test_yishu_quotations_name_who_said_it(yishu_page):
+    _, doc = yishu_page
+    q1 = by_id(doc, "u1.c1.q1")
+    assert q1.tag == "p" and "quote" in classes(q1) and q1.get("data-resp") == "zhengxuan"
+    who = q1[0]
+    assert who.tag == "a" and "who" in classes(who) and text_of(who) == "郑氏康成"
+    assert who.get("href") == "#zhengxuan" and who.get("title") == "鄭玄"
+    # a scholar declared from the text: his id works as an HTML id, and he is credited
+    who = by_id(doc, "u1.c1.q2")[0]
+    assert who.get("href") == "#zs.刘智" and who.get("title") == "刘智"
+    credits = {li.get("id"): text_of(li) for li in doc.findall(".//ul[@class='credits']/li")}
+    assert "義疏" in credits["zhengxuan"] and "義疏" in credits["zs.刘智"]
+    assert "疏" in credits["jiagongyan"]                    # credited for the quoted 疏
+    # words nobody is named for: no name
+    assert by_id(doc, "u1.c1.q3").find(".//*[@class='who']") is None
+    assert text_of(by_id(doc, "u1.c1.q3")) == "无名之言"
+
+
+def test_an_block_and_continuation(yishu_page):
+    _, doc = yishu_page
+    an = by_id(doc, "u1.c4")
+    assert an.tag == "aside" and an.get("data-layer") == "an" and "an" in classes(an)
+    assert "yishu" not in classes(an)
+    assert text_of(an.find(".//span[@class='category']")) == "案"
+    cont = by_id(doc, "u1.c2")
+    assert "continued" in classes(cont) and cont.get("data-prev") == "u1.c1"
+    assert "#u1.c1" in [a.get("href") for a in cont.iter("a")]
+    detached = by_id(doc, "u1.c5")
+    assert "detached" in classes(detached) and detached.get("data-target") is None
+
+
+def test_small_notes(yishu_page):
+    _, doc = yishu_page
+    for id_, kind in [("u1.n2", "textual"), ("u1.n3", "an"), ("u1.n4", "xiaozhu"), ("u1.c4.n1", "an"),
+                      ("t1.n1", "textual"), ("u1.c1.n2", "yinyi")]:
+        e = by_id(doc, id_)
+        assert e.tag == "span" and e.get("data-layer") == kind and {"small", kind} <= classes(e), id_
+    for id_ in ("u1.n5", "u1.c1.n1"):                        # a quoted 疏, credited
+        e = by_id(doc, id_)
+        assert e.get("data-layer") == "shu" and {"small", "shu", "quoted"} <= classes(e)
+        assert e.get("data-resp") == "jiagongyan" and e.get("title") == "賈公彥"
+    gloss = by_id(doc, "u1.c1.n2")
+    assert [(s.get("class"), s.text) for s in gloss] == [("term", "薨"), ("fanqie", "呼肱反")]
+    # 音義 inside the 經 is a piece of the unit, as before
+    assert by_id(doc, "u1.n1").get("data-layer") == "yinyi"
+    assert by_id(doc, "u1.j1").get("data-layer") == "jing"
+
+
+def test_translation(yishu_page):
+    _, doc = yishu_page
+    t1 = by_id(doc, "t1")
+    assert t1.tag == "p" and t1.get("data-layer") == "translation" and t1.get("lang") == "zh-Hans"
+    assert "translation" in classes(t1) and "copy" not in classes(t1)
+    assert t1.get("data-original") == "u1"
+    assert t1.find("span[@class='mark']").text == "译"
+    assert [a.get("href") for a in t1.iter("a")] == ["#u1"]
+    assert text_of(t1).startswith("译出使遇到丧事今文")
+    t2 = by_id(doc, "t2")
+    assert "copy" in classes(t2) and t2.get("data-original") == "u1.c4"
+
+
+def test_furniture_headings_sections_and_closings(yishu_page):
+    _, doc = yishu_page
+    juan = by_id(doc, "d1")
+    assert juan.tag == "section" and "juan" in classes(juan)
+    assert [c.get("id") for c in juan][:3] == ["fw1", "d1.h", "fw2"]     # furniture before the heading
+    assert by_id(doc, "d1.h").tag == "h2" and by_id(doc, "d2.h").tag == "h3"
+    fw2 = by_id(doc, "fw2")
+    assert {"fw", "catalogue"} <= classes(fw2) and text_of(fw2) == "<经部,礼类,仪礼之属>"
+    fw3 = by_id(doc, "fw3")
+    assert "repeat" in classes(fw3) and fw3.get("data-same-as") == "d1.h"
+    assert by_id(doc, "fw4").get("data-same-as") == "fw2"
+    assert parent_of(doc, by_id(doc, "fw4")) is juan                      # after the sections
+    # a section without a heading, closed by its 右… line, which stands alone at its end
+    d3 = by_id(doc, "d3")
+    assert d3.tag == "section" and "section" in classes(d3) and d3.find("h3") is None
+    assert d3[-1].get("id") == "d3.t" and "trailer" in classes(d3[-1]) and text_of(d3[-1]) == "右遭丧"
+    # a nested section is not wrapped in an entry
+    assert parent_of(doc, by_id(doc, "d3")).get("id") == "d2"
+
+
+def test_yishu_legend(yishu_page):
+    _, doc = yishu_page
+    legend = doc.find(".//p[@class='legend']")
+    keys = [c.get("class") for c in legend]
+    assert {"key-yishu", "key-an", "key-translation"} <= set(keys) and "key-shu" not in keys
+
+
+def test_yishu_foreign_pointers_are_dropped(tmp_path):
+    body = ('<div type="juan" xml:id="d1">'
+            '<ab type="jing" xml:id="u1"><seg xml:id="u1.j1">天</seg></ab>'
+            '<note type="yishu" subtype="zhengyi" xml:id="u1.c1" target="javascript:alert(1)" prev="http://evil/#u1">'
+            '<p xml:id="u1.c1.q1" resp="javascript:alert(2)"><persName ref="http://evil/#zhengxuan">郑氏</persName>曰'
+            '<note type="shu" subtype="quoted" place="inline" xml:id="u1.c1.n1" resp="http://evil/">疏</note></p></note>'
+            '<ab type="translation" xml:id="t1" corresp="javascript:alert(3)" xml:lang="zh-Hans">天</ab>'
+            '<fw type="title" subtype="repeat" xml:id="fw1" sameAs="http://evil/#d1">卷</fw></div>')
+    text, doc = render_one(tmp_path, yishu_tei(body))
+    assert "javascript" not in text.lower() and "evil" not in text
+    assert [a.get("href") for a in doc.iter("a")] == ["index.html"]
+    assert by_id(doc, "u1.c1").get("data-target") is None
+    assert by_id(doc, "t1").get("data-original") is None
+    assert by_id(doc, "fw1").get("data-same-as") is None
+    assert by_id(doc, "u1.c1.q1")[0].tag == "b"                           # the name, not a link
+
+
+@pytest.mark.parametrize("name", ["001_bb2ea7f0d69008db", "003_2c7c22b06290c5d5"])
+def test_yishu_seed_pages(tmp_path, name):
+    """The 義疏 seeds in tei/: every id kept, every link resolving, every block after its unit."""
+    src = ROOT / "tei" / f"{name}.xml"
+    if not src.exists():
+        pytest.skip(f"{src} not present")
+    text = pathlib.Path(render_html([str(src)], str(tmp_path))[0]).read_text(encoding="utf-8")
+    doc = parse_html(text)
+    present = ids(doc)
+    tei_doc = etree.parse(str(src))
+    body = tei_doc.find(f".//{{{TEI}}}body")
+    assert {e.get(XML_ID) for e in body.iter() if e.get(XML_ID)} <= present
+    for a in doc.iter("a"):
+        h = a.get("href")
+        assert h == "index.html" or (h.startswith("#") and h[1:] in present), h
+    assert {e.get("data-layer") for e in doc.iter() if e.get("data-layer")} <= LAYERS
+    blocks = [n for n in body.iter(f"{{{TEI}}}note") if n.get("type") in ("yishu", "an") and n.get("place") != "inline"]
+    asides = [a for a in doc.iter("aside") if a.get("data-layer") in ("yishu", "an")]
+    assert [a.get("id") for a in asides] == [n.get(XML_ID) for n in blocks]
+    parent = {c: p for p in doc.iter() for c in p}
+    for n in blocks:
+        if n.get("target"):
+            aside = by_id(doc, n.get(XML_ID))
+            unit = by_id(doc, n.get("target")[1:])
+            assert parent[aside] is parent[unit], n.get(XML_ID)               # the same entry

@@ -370,7 +370,7 @@ def forward_document(example) -> etree._Element:
     blocks.append(el("cit", resp="#zhengxuan"))
     blocks[-1].append(el("quote", "q"))
     section = el("div", type="section", n="一", xml_id="d1.1", corresp="#d1", xml_lang="lzh")
-    section.append(el("head", "章", type="section"))
+    section.append(el("head", "章", type="section", xml_id="d1.1.h"))
     section.append(el("ab", type="jing", xml_id="s.u1"))
     inner = el("div", type="section", xml_id="d1.1.1")
     inner.append(el("p", "x"))
@@ -437,4 +437,366 @@ def test_writer_output_is_valid(schema):
 
 def test_writer_output_is_valid_tei_all(tei_all):
     root = writer_document()
+    assert tei_all.validate(root), errors(tei_all)
+
+
+# -- the 義疏 layout: 義疏 and 案 blocks, small notes, translations, furniture, closings -----------
+
+YISHU_DOC = """<?xml version="1.0" encoding="UTF-8"?>
+<TEI xmlns="http://www.tei-c.org/ns/1.0" xml:lang="lzh">
+<teiHeader>
+  <fileDesc>
+    <titleStmt>
+      <title type="main">钦定仪礼义疏 卷十八</title>
+      <title type="work">钦定仪礼义疏</title>
+      <title type="juan">卷十八</title>
+      <respStmt><resp>TEI encoding</resp><name>Zhushu 0.1.0</name></respStmt>
+    </titleStmt>
+    <publicationStmt><p>Unpublished.</p></publicationStmt>
+    <sourceDesc>
+      <bibl>
+        <title>钦定仪礼义疏</title>
+        <biblScope unit="juan">卷十八</biblScope>
+        <idno type="filename">003_x.txt</idno>
+        <idno type="sha256">0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef</idno>
+      </bibl>
+    </sourceDesc>
+  </fileDesc>
+  <encodingDesc>
+    <appInfo>
+      <application ident="zhushu" version="0.1.0"><label>Zhushu</label><desc>reader: yishu</desc></application>
+    </appInfo>
+    <classDecl>
+      <taxonomy xml:id="zs-types">
+        <category xml:id="yishu"><catDesc>義疏</catDesc></category>
+        <category xml:id="zhengyi"><catDesc>正義</catDesc></category>
+        <category xml:id="new_category-2"><catDesc>any NCName will do</catDesc></category>
+      </taxonomy>
+      <taxonomy xml:id="siku"><desc>四庫全書總目: 部, 類, 屬</desc></taxonomy>
+    </classDecl>
+    <charDecl>
+      <glyph xml:id="zs-g25AF">
+        <localProp name="name" value="placeholder for a missing character"/>
+        <mapping type="standard">▯</mapping>
+      </glyph>
+    </charDecl>
+  </encodingDesc>
+  <profileDesc>
+    <langUsage>
+      <language ident="lzh">Literary Chinese (文言)</language>
+      <language ident="zh-Hans">Modern Chinese, simplified script (translation)</language>
+    </langUsage>
+    <textClass><classCode scheme="#siku">经部,礼类,仪礼之属</classCode></textClass>
+  </profileDesc>
+</teiHeader>
+<standOff>
+  <listPerson>
+    <person xml:id="zhengxuan">
+      <persName xml:lang="lzh"><surname>鄭</surname><forename>玄</forename><addName type="zi">康成</addName></persName>
+      <persName type="full">鄭玄</persName>
+      <floruit>東漢</floruit>
+      <note>注</note>
+    </person>
+    <person xml:id="jiagongyan">
+      <persName xml:lang="lzh"><surname>賈</surname><forename>公彥</forename></persName>
+      <persName type="full">賈公彥</persName>
+    </person>
+    <person xml:id="zs.刘智">
+      <persName xml:lang="lzh"><surname>刘</surname><forename>智</forename></persName>
+      <persName type="full">刘智</persName>
+      <note>declared from the text: not in the registry of scholars</note>
+    </person>
+    <person xml:id="zs.王">
+      <persName xml:lang="lzh"><surname>王</surname></persName>
+      <note>declared from the text: not in the registry of scholars</note>
+    </person>
+  </listPerson>
+</standOff>
+<text>
+<body>
+<div type="juan" n="十八" xml:id="d1">
+<fw type="source" xml:id="fw1">钦定仪礼义疏_四库全书本/卷18 中华文库</fw>
+<fw type="header" xml:id="fw2">钦定四库全书</fw>
+<head type="juan" xml:id="d1.h">钦定仪礼义疏卷十八</head>
+<fw type="catalogue" xml:id="fw3">&lt;经部,礼类,仪礼之属,钦定仪礼义疏&gt;</fw>
+<div type="section" xml:id="d2">
+<ab type="jing" xml:id="u1"><seg xml:id="u1.j1">聘遭丧入竟则遂也</seg><note type="yinyi" place="inline" xml:id="u1.n1"><term>竟</term><seg type="zhiyin">音境</seg>下并同</note><note type="textual" place="inline" xml:id="u1.n2">注今文赴作讣</note><note type="an" place="inline" xml:id="u1.n3">案<g ref="#zs-g25AF" type="placeholder">▯</g>疑衍</note><note type="xiaozhu" place="inline" xml:id="u1.n4" resp="#zhengxuan">郑氏康成曰遂犹因也</note><note type="shu" subtype="quoted" place="inline" xml:id="u1.n5" resp="#jiagongyan">贾疏始死不忍异于生</note><label type="mark" xml:id="u1.m1">经</label></ab>
+<note type="yishu" subtype="zhengyi" xml:id="u1.c1" target="#u1"><label type="category">正义：</label><p xml:id="u1.c1.q1" resp="#zhengxuan"><persName ref="#zhengxuan">郑氏康成</persName>曰：遭丧，主国君薨也。<note type="yinyi" place="inline" xml:id="u1.c1.n1"><term>薨</term>，<seg type="fanqie">呼肱反</seg></note></p><p xml:id="u1.c1.q2" resp="#zs.刘智"><persName ref="#zs.刘智">刘氏智</persName>曰：<note type="shu" subtype="quoted" place="inline" xml:id="u1.c1.n2" resp="#jiagongyan">贾疏文八年天王崩</note>其说<g ref="#zs-g25AF" type="placeholder">▯</g>是也<note type="textual" place="inline" xml:id="u1.c1.n3">監本作是</note><note type="an" place="inline" xml:id="u1.c1.n4">案此句衍</note><note type="xiaozhu" place="inline" xml:id="u1.c1.n5">小注</note></p><p xml:id="u1.c1.q3">无名之言</p></note>
+<ab type="translation" xml:id="t1" corresp="#u1" xml:lang="zh-Hans"><label type="mark">译</label>出使遇到丧事<note type="yinyi" place="inline" xml:id="t1.n1"><term>竟</term><seg type="zhiyin">音境</seg></note>，<g ref="#zs-g25AF" type="placeholder">▯</g>就继续。</ab>
+<note type="yishu" subtype="bianzheng" xml:id="u1.c2" target="#u1"><p xml:id="u1.c2.q1">辨</p></note>
+<fw type="header" subtype="repeat" xml:id="fw4" sameAs="#fw2">钦定四库全书</fw>
+<note type="yishu" subtype="bianzheng" xml:id="u1.c3" target="#u1" prev="#u1.c2"><p xml:id="u1.c3.q1">续</p></note>
+<note type="an" xml:id="u1.c4" target="#u1"><label type="category">案</label><p xml:id="u1.c4.q1">不筵几<note type="an" place="inline" xml:id="u1.c4.n1">案小</note></p></note>
+<ab type="translation" subtype="copy" xml:id="t2" corresp="#u1.c4" xml:lang="zh-Hans">不筵几</ab>
+<note type="yishu" subtype="tonglun" xml:id="u1.c5" target="#u1"><p xml:id="u1.c5.q1">通</p></note>
+<note type="yishu" subtype="yulun" xml:id="u1.c6" target="#u1"><p xml:id="u1.c6.q1">餘</p></note>
+<note type="yishu" subtype="cunyi" xml:id="u1.c7" target="#u1"><p xml:id="u1.c7.q1">疑</p></note>
+<note type="yishu" subtype="cunyi2" xml:id="u1.c8" target="#u1"><p xml:id="u1.c8.q1">異</p></note>
+<note type="yishu" subtype="zonglun" xml:id="u1.c9" target="#u1"><p xml:id="u1.c9.q1">總</p></note>
+<trailer xml:id="d2.t">右遭丧</trailer>
+<fw type="title" subtype="repeat" xml:id="fw5" sameAs="#d1.h">钦定仪礼义疏卷十八</fw>
+</div>
+<div type="section" xml:id="d3">
+<head type="section" xml:id="d3.h">聘礼第八之四</head>
+<note type="yishu" subtype="detached" xml:id="u1.c10"><p xml:id="u1.c10.q1">前卷之末</p></note>
+<ab type="translation" xml:id="t3" corresp="#fw3" xml:lang="zh-Hans">经部</ab>
+<ab type="jing" xml:id="u2"><seg xml:id="u2.j1">君薨</seg></ab>
+<note type="an" xml:id="u2.c1" target="#u2"><p xml:id="u2.c1.q1" resp="#zhengxuan">案</p></note>
+<ab type="translation" xml:id="t4" xml:lang="zh-Hans">无所对应</ab>
+<trailer xml:id="d3.t">右聘君薨</trailer>
+</div>
+<fw type="title" subtype="repeat" xml:id="fw6" sameAs="#d1.h">钦定仪礼义疏卷十八</fw>
+<fw type="catalogue" subtype="repeat" xml:id="fw7" sameAs="#fw3">&lt;经部,礼类,仪礼之属,钦定仪礼义疏&gt;</fw>
+</div>
+</body>
+</text>
+</TEI>
+"""
+
+
+@pytest.fixture(scope="module")
+def yishu_doc() -> etree._ElementTree:
+    return etree.ElementTree(etree.fromstring(YISHU_DOC.encode("utf-8"), SAFE_PARSER))
+
+
+def test_yishu_constructs_are_valid(schema, yishu_doc):
+    assert schema.validate(yishu_doc), errors(schema)
+
+
+def test_yishu_constructs_are_valid_tei_all(tei_all, yishu_doc):
+    assert tei_all.validate(yishu_doc), errors(tei_all)
+
+
+def test_yishu_document_uses_every_new_construct(yishu_doc):
+    """The document above is the reference: keep it exercising what the schema allows."""
+    r = yishu_doc.getroot()
+    subtypes = {n.get("subtype") for n in r.xpath("//t:note[@type='yishu']", namespaces=N)}
+    assert subtypes == {"zhengyi", "bianzheng", "tonglun", "yulun", "cunyi", "cunyi2", "zonglun", "detached"}
+    for path in ("//t:note[@type='an'][not(@place)]/t:label[@type='category']",
+                 "//t:note[@type='yishu'][@prev]",
+                 "//t:ab[@type='jing']/t:note[@type='textual']", "//t:ab[@type='jing']/t:note[@type='an']",
+                 "//t:ab[@type='jing']/t:note[@type='xiaozhu'][@resp]",
+                 "//t:ab[@type='jing']/t:note[@type='shu'][@subtype='quoted'][@resp]",
+                 "//t:p/t:note[@type='yinyi']/t:seg", "//t:p/t:note[@type='shu'][@subtype='quoted']",
+                 "//t:p/t:note[@type='textual']", "//t:p/t:note[@type='an']", "//t:p/t:note[@type='xiaozhu']",
+                 "//t:p/t:persName[@ref='#zs.刘智']", "//t:p[@resp='#zs.刘智']",
+                 "//t:ab[@type='translation'][@subtype='copy']", "//t:ab[@type='translation']/t:label[@type='mark']",
+                 "//t:ab[@type='translation']/t:note[@type='yinyi']",
+                 "//t:fw[@subtype='repeat'][@sameAs='#d1.h']", "//t:fw[@sameAs='#fw2']",
+                 "//t:div[@type='section'][not(t:head)]/t:trailer", "//t:div[@type='juan']/t:div/following-sibling::t:fw",
+                 "//t:fw/following-sibling::t:head", "//t:textClass/t:classCode", "//t:taxonomy[@xml:id='siku']",
+                 "//t:person[@xml:id='zs.刘智']", "//t:person[@xml:id='zs.王'][not(t:persName[@type='full'])]"):
+        assert r.xpath(path, namespaces=N), path
+
+
+def _y(path, name, value=None):
+    """Set (or, with value None, remove) an attribute of the first element at path."""
+    def mutate(r):
+        e = one(r, path)
+        if value is None:
+            del e.attrib[name]
+        else:
+            e.set(name, value)
+    return mutate
+
+
+def _y_append(path, make):
+    def mutate(r):
+        one(r, path).append(make())
+    return mutate
+
+
+def _y_insert(path, make, at=0):
+    def mutate(r):
+        one(r, path).insert(at, make())
+    return mutate
+
+
+def _y_remove(path):
+    def mutate(r):
+        e = one(r, path)
+        e.getparent().remove(e)
+    return mutate
+
+
+def _y_empty_section_with_trailer(r):
+    # TEI admits a trailer only after a block or a nested div
+    d = el("div", type="section", xml_id="dx")
+    d.append(el("trailer", "右", xml_id="dx.t"))
+    one(r, "//t:div[@xml:id='d3']").addnext(d)
+
+
+def _y_yishu_without_p(r):
+    """A block with neither a category label nor a quotation."""
+    n = one(r, "//t:note[@xml:id='u1.c2']")
+    for child in list(n):
+        n.remove(child)
+
+
+YISHU_MUTATIONS = {
+    "yishu note with an unknown subtype": _y("//t:note[@type='yishu']", "subtype", "shuo"),
+    "yishu note without subtype": _y("//t:note[@type='yishu']", "subtype"),
+    "yishu note with a 疏 subtype": _y("//t:note[@type='yishu']", "subtype", "sublemma"),
+    "an block with a subtype": _y("//t:note[@type='an'][not(@place)]", "subtype", "zhengyi"),
+    "yishu note without xml:id": _y("//t:note[@type='yishu']", XML_ID),
+    "yishu note placed inline": _y("//t:note[@type='yishu']", "place", "inline"),
+    "yishu note with resp": _y("//t:note[@type='yishu']", "resp", "#zhengxuan"),
+    "yishu prev not a fragment": _y("//t:note[@prev]", "prev", "u1.c2"),
+    "yishu target http:": _y("//t:note[@type='yishu'][@target]", "target", "http://example.org/#u1"),
+    "yishu note with neither label nor quotation": _y_yishu_without_p,
+    "yishu note with text outside p": _y_append("//t:note[@type='yishu']", lambda: el("label", "x", type="mark")),
+    "label of an unknown type in yishu": _y("//t:note[@type='yishu']/t:label", "type", "lemma"),
+    "p with resp to a non-fragment": _y("//t:note[@type='yishu']/t:p[@resp]", "resp", "zhengxuan"),
+    "p with resp javascript:": _y("//t:note[@type='yishu']/t:p[@resp]", "resp", "javascript:alert(1)"),
+    "p with resp to two people": _y("//t:note[@type='yishu']/t:p[@resp]", "resp", "#zhengxuan #jiagongyan"),
+    "yishu p without xml:id": _y("//t:note[@type='yishu']/t:p", XML_ID),
+    "persName ref http:": _y("//t:p/t:persName", "ref", "http://example.org/p#x"),
+    "persName ref starting with a CJK letter": _y("//t:p/t:persName", "ref", "#刘智"),
+    "persName with a type": _y("//t:p/t:persName", "type", "full"),
+    "persName after the words": _y_append("//t:note[@type='yishu']/t:p", lambda: el("persName", "x", ref="#zhengxuan")),
+    "two persNames in a quotation": _y_insert("//t:note[@type='yishu']/t:p", lambda: el("persName", "x")),
+    "persName in a 疏 quotation": _y_append("//t:p/t:note[@type='shu']", lambda: el("persName", "x")),
+    "div-level note inside a quotation": _y_append("//t:note[@type='yishu']/t:p",
+                                                   lambda: el("note", "x", type="an", xml_id="zz")),
+    "small note without place": _y("//t:p/t:note[@type='textual']", "place"),
+    "small note with a target": _y("//t:ab/t:note[@type='textual']", "target", "#u1.j1"),
+    "small note of an unknown type": _y("//t:ab/t:note[@type='textual']", "type", "jiaokan"),
+    "small zhu note in a quotation": _y("//t:p/t:note[@type='textual']", "type", "zhu"),
+    "small textual note with a term": _y_append("//t:ab/t:note[@type='textual']", lambda: el("term", "x")),
+    "small an note with a subtype": _y("//t:ab/t:note[@type='an']", "subtype", "quoted"),
+    "quoted shu without subtype": _y("//t:ab/t:note[@subtype='quoted']", "subtype"),
+    "quoted shu with another subtype": _y("//t:p/t:note[@subtype='quoted']", "subtype", "detached"),
+    "quoted shu with anchors": _y_append("//t:p/t:note[@subtype='quoted']", lambda: el("anchor", xml_id="zz")),
+    "small note inside a small note": _y_append("//t:p/t:note[@type='textual']",
+                                                lambda: el("note", "x", type="an", place="inline", xml_id="zz")),
+    "translation without xml:lang": _y("//t:ab[@type='translation']", XML_LANG),
+    "translation in Literary Chinese": _y("//t:ab[@type='translation']", XML_LANG, "lzh"),
+    "translation with an unknown subtype": _y("//t:ab[@type='translation']", "subtype", "paraphrase"),
+    "translation without xml:id": _y("//t:ab[@type='translation']", XML_ID),
+    "translation corresp javascript:": _y("//t:ab[@type='translation']", "corresp", "javascript:alert(1)"),
+    "translation with a jing seg": _y_append("//t:ab[@type='translation']", lambda: el("seg", "x", xml_id="zz")),
+    "translation with a zhu note": _y_append("//t:ab[@type='translation']",
+                                             lambda: el("note", "x", type="zhu", place="inline", xml_id="zz")),
+    "translation mark with an id": _y("//t:ab[@type='translation']/t:label", XML_ID, "zz"),
+    "translation mark after the text": _y_append("//t:ab[@type='translation']", lambda: el("label", "译", type="mark")),
+    "translation after a nested section": _y_append("//t:div[@type='juan']",
+                                                    lambda: el("ab", "x", type="translation", xml_id="zz",
+                                                               xml_lang="zh-Hans")),
+    "jing ab with a subtype": _y("//t:ab[@type='jing']", "subtype", "copy"),
+    "jing ab with a category label": _y_append("//t:ab[@type='jing']", lambda: el("label", "x", type="category")),
+    "fw of an unknown type": _y("//t:fw", "type", "running"),
+    "fw repeat without sameAs": _y("//t:fw[@sameAs]", "sameAs"),
+    "fw sameAs without repeat": _y("//t:fw[@sameAs]", "subtype"),
+    "fw with another subtype": _y("//t:fw[@sameAs]", "subtype", "first"),
+    "fw sameAs http:": _y("//t:fw[@sameAs]", "sameAs", "http://example.org/#d1.h"),
+    "fw with an element inside": _y_append("//t:fw", lambda: el("term", "x")),
+    "head without xml:id": _y("//t:head", XML_ID),
+    "head of an unknown type": _y("//t:head", "type", "closing"),
+    "trailer without xml:id": _y("//t:trailer", XML_ID),
+    "trailer with a type": _y("//t:trailer", "type", "closing"),
+    "trailer before the blocks": _y_insert("//t:div[@xml:id='d3']",
+                                           lambda: el("trailer", "右", xml_id="zz"), at=1),
+    "two trailers": _y_append("//t:div[@xml:id='d3']", lambda: el("trailer", "右", xml_id="zz")),
+    "block after the trailer": _y_append("//t:div[@xml:id='d3']",
+                                         lambda: el("ab", type="jing", xml_id="zz")),
+    "trailer in a section with no block": _y_empty_section_with_trailer,
+    "head after furniture between blocks": _y_append("//t:div[@xml:id='d3']",
+                                                     lambda: el("head", "x", type="section", xml_id="zz")),
+    "reserved type yishu in a forward note": _y_append("//t:div[@xml:id='d3']",
+                                                       lambda: el("note", "x", type="yishu", xml_id="zz")),
+    "small-note type at div level": _y_append("//t:div[@xml:id='d3']",
+                                              lambda: el("note", "x", type="textual", xml_id="zz")),
+    "classCode scheme http:": _y("//t:classCode", "scheme", "http://example.org/siku"),
+    "classCode empty": lambda r: setattr(one(r, "//t:classCode"), "text", None),
+    "second taxonomy not siku": _y("//t:taxonomy[@xml:id='siku']", XML_ID, "other"),
+    "siku taxonomy with a category": _y_append("//t:taxonomy[@xml:id='siku']",
+                                               lambda: el("category", xml_id="jingbu")),
+    "textClass before langUsage": lambda r: one(r, "//t:profileDesc").insert(0, one(r, "//t:textClass")),
+    "registry person without full name but with floruit": _y_remove("//t:person[@xml:id='zhengxuan']/t:persName[@type='full']"),
+    "person without full name or note": _y_remove("//t:person[@xml:id='jiagongyan']/t:persName[@type='full']"),
+    "declared person with an empty note": lambda r: setattr(one(r, "//t:person[@xml:id='zs.王']/t:note"), "text", None),
+}
+
+
+@pytest.mark.parametrize("mutate", YISHU_MUTATIONS.values(), ids=YISHU_MUTATIONS.keys())
+def test_yishu_mutation_is_invalid(schema, yishu_doc, mutate):
+    root = copy.deepcopy(yishu_doc.getroot())
+    mutate(root)
+    assert not schema.validate(root)
+    try:
+        reparsed = etree.fromstring(etree.tostring(root), SAFE_PARSER)
+    except etree.XMLSyntaxError:
+        return
+    assert not schema.validate(reparsed)
+
+
+@pytest.mark.parametrize("old, new", [
+    ('<ab type="translation" subtype="copy" xml:id="t2" corresp="#u1.c4" xml:lang="zh-Hans">',
+     '<ab type="translation" subtype="copy" xml:id="t2" corresp="#u1.c4">'),
+    ('<note type="textual" place="inline" xml:id="u1.n2">', '<note type="jiaokan" place="inline" xml:id="u1.n2">'),
+    ('<trailer xml:id="d2.t">', '<trailer>'),
+    ('<note type="yishu" subtype="yulun"', '<note type="yishu" subtype="shuo"'),
+    ('<p xml:id="u1.c1.q1" resp="#zhengxuan">', '<p xml:id="u1.c1.q1" resp="zhengxuan">'),
+], ids=["translation", "small note", "trailer", "yishu note", "quotation"])
+def test_yishu_errors_are_reported_at_the_element(schema, old, new):
+    """Inside nested sections too, the first error names the line of the offending element
+    (one element pattern per name: see schema/README.md)."""
+    assert YISHU_DOC.count(old) == 1
+    line = YISHU_DOC[:YISHU_DOC.index(old)].count("\n") + 1
+    root = etree.fromstring(YISHU_DOC.replace(old, new).encode("utf-8"), SAFE_PARSER)
+    assert not schema.validate(root)
+    assert schema.error_log[0].line == line, errors(schema)
+
+
+def writer_yishu_document() -> etree._Element:
+    """A 義疏 document model through pipeline/tei.py: every new writer branch."""
+    from pipeline import tei
+    from pipeline.model import (AN, JING, SHU, TEXTUAL, XIAOZHU, YINYI, Div, Document, Fw, Head, Meta,
+                                Piece, Pos, Quote, SmallNote, Token, Translation, Unit, YishuBlock,
+                                assign_ids)
+    at = Pos(1, 1)
+    head = Head("钦定仪礼义疏卷十八", at)
+    catalogue = Fw("<经部,礼类,仪礼之属,钦定仪礼义疏>", at, "catalogue")
+    unit = Unit([Piece(JING, "聘遭丧入竟则遂也", at),
+                 SmallNote(YINYI, "竟音境", at, tokens=[Token("term", "竟"), Token("zhiyin", "音境")]),
+                 SmallNote(TEXTUAL, "注今文赴作讣", at), SmallNote(AN, "案▯衍", at),
+                 SmallNote(XIAOZHU, "郑氏康成曰遂犹因也", at, resp="zhengxuan"),
+                 SmallNote(SHU, "贾疏始死", at, resp="jiagongyan")], at)
+    zhengyi = YishuBlock("zhengyi", "正义：", [
+        Quote("郑氏康成", "曰：", ["遭丧，主国君薨也。", SmallNote(TEXTUAL, "監本作是", at)], at, resp="zhengxuan"),
+        Quote("刘氏智", "曰：", [SmallNote(SHU, "贾疏文八年", at, resp="jiagongyan"), "其说是▯也"], at,
+              resp="zs.刘智"),
+        Quote("", "", ["无名之言"], at)], at, target=unit)
+    cont = YishuBlock("zhengyi", "", [Quote("", "", ["续"], at)], at, target=unit, prev=zhengyi)
+    an = YishuBlock(AN, "案", [Quote("", "", ["不筵几", SmallNote(AN, "案小", at)], at)], at, target=unit)
+    detached = YishuBlock("detached", "", [Quote("", "", ["前卷"], at)], at)
+    section = Div("section", None, [
+        unit, zhengyi,
+        Translation(["出使", SmallNote(YINYI, "竟音境", at, tokens=[Token("term", "竟"), Token("zhiyin", "音境")]),
+                     "遇丧"], at, mark="译", original=unit),
+        Fw("钦定四库全书", at, "header"), cont, an,
+        Translation(["不筵几"], at, original=an, copy=True),
+        Translation(["经部"], at, original=catalogue),
+    ])
+    section.trailers = [Head("右遭丧", at, "closing")]
+    chapter = Div("section", Head("聘礼第八之四", at, "section"), [
+        detached, Unit([Piece(JING, "君薨", at)], at), Translation(["无所对应"], at)])
+    juan = Div("juan", head, [catalogue, section, chapter, Fw("钦定仪礼义疏卷十八", at, "title", same_as=head)],
+               n="十八", front=[Fw("钦定四库全书", at, "header")])
+    meta = Meta("003_x.txt", "0123456789abcdef" * 4, "yishu", work="钦定仪礼义疏", juan="卷十八",
+                persons=["zhengxuan", "jiagongyan", "zs.刘智"])
+    meta.declared = {"zs.刘智": ("刘", "智")}
+    meta.classification = "经部,礼类,仪礼之属"
+    doc = Document(meta, [juan])
+    assign_ids(doc)
+    return etree.fromstring(tei.serialize(tei.to_tei(doc)))
+
+
+def test_writer_yishu_output_is_valid(schema):
+    root = writer_yishu_document()
+    assert schema.validate(root), errors(schema)
+
+
+def test_writer_yishu_output_is_valid_tei_all(tei_all):
+    root = writer_yishu_document()
     assert tei_all.validate(root), errors(tei_all)

@@ -2,14 +2,16 @@
 <!--
   Layer logic shared by every Zhushu rendering (html.xsl now, a print stylesheet later).
 
-  It knows which TEI element belongs to which layer (經 注 音義 疏 阙), how a 疏 points at the span
-  it explains, and the titles and commentators of a file. It produces no output markup of its own:
-  the importing stylesheet overrides the named templates zs:unit, zs:inline, zs:run, zs:shu and
-  zs:juan (the hooks), which receive everything already worked out as typed parameters.
+  It knows which TEI element belongs to which layer (經 注 音義 疏 阙; the 義疏 and 案 blocks, the
+  small-character notes and the translation of the 欽定三禮義疏), how a 疏 points at the span it
+  explains, and the titles and commentators of a file. It produces no output markup of its own:
+  the importing stylesheet overrides the named templates zs:div, zs:unit, zs:inline, zs:run,
+  zs:shu, zs:sublemma, zs:yishu, zs:quote, zs:small, zs:translation, zs:fw and zs:other (the
+  hooks), which receive everything already worked out as typed parameters.
 
-  Pointers are trusted only as same-document fragments: a @target or @targetEnd token that does not
-  start with '#', or names no element of the file, is dropped here, so no renderer can turn one
-  into a link elsewhere.
+  Pointers are trusted only as same-document fragments: a @target, @targetEnd, @prev, @corresp,
+  @sameAs, @resp or @ref token that does not start with '#', or names no element of the file, is
+  dropped here, so no renderer can turn one into a link elsewhere.
 -->
 <xsl:stylesheet version="3.0"
     xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
@@ -22,17 +24,23 @@
   <!-- Unknown elements still show their text: nothing of the source may silently vanish. -->
   <xsl:mode on-no-match="text-only-copy"/>
 
-  <!-- The layers in reading order; also the order commentators are credited in. -->
-  <xsl:variable name="zs:layers" as="xs:string+" select="('jing', 'zhu', 'yinyi', 'shu')"/>
+  <!-- The layers in reading order; also the order commentators are credited in (the scholars
+       quoted in 義疏 blocks last). -->
+  <xsl:variable name="zs:layers" as="xs:string+" select="('jing', 'zhu', 'yinyi', 'shu', 'yishu')"/>
+
+  <!-- The 義疏 categories (note[@type='yishu']/@subtype, and 'an' for a 案 block) as printed. -->
+  <xsl:variable name="zs:categories" as="map(xs:string, xs:string)"
+                select="map{'zhengyi': '正義', 'bianzheng': '辨正', 'tonglun': '通論', 'yulun': '餘論',
+                            'cunyi': '存疑', 'cunyi2': '存異', 'zonglun': '總論', 'an': '案'}"/>
 
   <!-- The 疏 sections that touch each piece (seg, inline note, gap), indexed once per document.
        Sub-lemmas are left out: there are many, each narrow, and cutting the text into runs for
        them too would cost more than the page is worth; their divs carry data-target and
        data-target-end (anchors), which is all a script needs to light their span. -->
-  <xsl:key name="zs:shu-by-piece" match="tei:note[@type = 'shu'][not(@subtype = 'sublemma')]"
+  <xsl:key name="zs:shu-by-piece" match="tei:note[@type = 'shu'][not(@subtype = 'sublemma')][not(@place = 'inline')]"
            use="zs:shu-covers(.)"/>
-  <!-- Notes by the person they are credited to, for the list of commentators. -->
-  <xsl:key name="zs:note-by-resp" match="tei:note[@resp]" use="zs:local-ids(@resp)"/>
+  <!-- Notes and 義疏 quotations by the person they are credited to, for the list of commentators. -->
+  <xsl:key name="zs:note-by-resp" match="tei:note[@resp] | tei:p[@resp]" use="zs:local-ids(@resp)"/>
   <!-- Declared glyphs, for a readable name of a placeholder character. -->
   <xsl:key name="zs:glyph" match="tei:charDecl/tei:glyph | tei:charDecl/tei:char" use="@xml:id"/>
 
@@ -55,21 +63,42 @@
 
   <!-- ===== layers ============================================================================== -->
 
+  <!-- A unit: an ab of the text (a 經 passage), not a line of translation. -->
+  <xsl:function name="zs:is-unit" as="xs:boolean">
+    <!-- $e: any element -->
+    <xsl:param name="e" as="element()?"/>
+    <xsl:sequence select="exists($e/self::tei:ab[not(@type = 'translation')])"/>
+  </xsl:function>
+
   <!-- A piece: a direct child of a unit that carries text of one layer. -->
   <xsl:function name="zs:is-piece" as="xs:boolean">
     <!-- $e: any element -->
     <xsl:param name="e" as="element()"/>
-    <xsl:sequence select="exists($e/parent::tei:ab) and exists($e/@xml:id)"/>
+    <xsl:sequence select="zs:is-unit($e/parent::*) and exists($e/@xml:id)"/>
   </xsl:function>
 
-  <!-- The layer of a piece or block: jing, zhu, yinyi, shu, que (a lost passage), or '' if none. -->
+  <!-- A note in small characters (note[@place='inline']) that is not 注 or 音義 of a unit: a
+       textual note, a 案 remark, a 小注, a quoted 疏, or any inline note of a 義疏 quotation or a
+       translation. -->
+  <xsl:function name="zs:is-small" as="xs:boolean">
+    <!-- $e: any element -->
+    <xsl:param name="e" as="element()"/>
+    <xsl:sequence select="exists($e/self::tei:note[@place = 'inline']
+                                 [@type = ('textual', 'an', 'xiaozhu') or @subtype = 'quoted'
+                                  or not(zs:is-unit(parent::*))])"/>
+  </xsl:function>
+
+  <!-- The layer of a piece or block: jing, zhu, yinyi, shu, que (a lost passage); yishu, an (a 案
+       block), translation; for a small note its kind (yinyi, textual, an, xiaozhu, shu); '' if none. -->
   <xsl:function name="zs:layer" as="xs:string">
-    <!-- $e: a seg, note or gap of the body -->
+    <!-- $e: a seg, note, gap or ab of the body -->
     <xsl:param name="e" as="element()"/>
     <xsl:sequence select="
-        if ($e/self::tei:seg[parent::tei:ab]) then 'jing'
+        if ($e/self::tei:seg[zs:is-unit(parent::*)]) then 'jing'
         else if ($e/self::tei:gap) then 'que'
-        else if ($e/self::tei:note[@type = ('zhu', 'yinyi', 'shu')]) then string($e/@type)
+        else if ($e/self::tei:note[@type = ('zhu', 'yinyi', 'shu', 'yishu', 'an', 'textual', 'xiaozhu')])
+             then string($e/@type)
+        else if ($e/self::tei:ab) then (if ($e/@type = 'translation') then 'translation' else 'jing')
         else ''"/>
   </xsl:function>
 
@@ -77,7 +106,7 @@
   <xsl:function name="zs:piece-of" as="element()?">
     <!-- $e: a piece or anything inside one -->
     <xsl:param name="e" as="element()?"/>
-    <xsl:sequence select="$e/ancestor-or-self::*[parent::tei:ab][@xml:id][1]"/>
+    <xsl:sequence select="$e/ancestor-or-self::*[zs:is-piece(.)][1]"/>
   </xsl:function>
 
   <!-- ===== the span a 疏 explains ============================================================== -->
@@ -114,7 +143,7 @@
       <xsl:otherwise>
         <!-- Walk forward and stop at the last piece: a span is short, a file may be long. -->
         <xsl:sequence select="$first"/>
-        <xsl:iterate select="$first/following::*[parent::tei:ab][@xml:id]">
+        <xsl:iterate select="$first/following::*[@xml:id][parent::tei:ab[not(@type = 'translation')]]">
           <xsl:sequence select="."/>
           <xsl:if test=". is $last">
             <xsl:break/>
@@ -181,37 +210,76 @@
     <xsl:param name="doc" as="node()"/>
     <xsl:variable name="people" as="map(xs:string, item()*)*">
       <xsl:for-each select="root($doc)/tei:TEI/tei:standOff/tei:listPerson/tei:person[@xml:id]">
-        <xsl:variable name="layers" as="xs:string*"
-                      select="let $used := distinct-values(key('zs:note-by-resp', string(@xml:id))/@type)
-                              return $zs:layers[. = $used]"/>
-        <xsl:variable name="full" as="xs:string" select="normalize-space(tei:persName[@type = 'full'][1])"/>
-        <xsl:sequence select="map{'id': string(@xml:id),
-                                  'name': if ($full) then $full else normalize-space(tei:persName[1]),
-                                  'layers': $layers}"/>
+        <xsl:sequence select="map{'id': string(@xml:id), 'name': zs:person-name(.),
+                                  'layers': zs:credited-layers(.)}"/>
       </xsl:for-each>
     </xsl:variable>
     <xsl:sequence select="for $l in $zs:layers, $p in $people[?layers[1] = $l] return $p"/>
   </xsl:function>
 
+  <!-- The layers (of $zs:layers) a person is credited with: the layers of the notes whose @resp
+       names them; a 義疏 quotation counts as yishu, a quoted 疏 as shu. -->
+  <xsl:function name="zs:credited-layers" as="xs:string*" cache="yes">
+    <!-- $person: a person of the standOff -->
+    <xsl:param name="person" as="element(tei:person)"/>
+    <xsl:variable name="used" as="xs:string*"
+                  select="distinct-values(key('zs:note-by-resp', string($person/@xml:id), root($person))
+                          !(if (self::tei:p) then 'yishu' else if (@subtype = 'quoted') then 'shu' else string(@type)))"/>
+    <xsl:sequence select="$zs:layers[. = $used]"/>
+  </xsl:function>
+
+  <!-- A person's name for display: the full name, else the first name given. -->
+  <xsl:function name="zs:person-name" as="xs:string">
+    <!-- $person: a person of the standOff -->
+    <xsl:param name="person" as="element(tei:person)"/>
+    <xsl:variable name="full" as="xs:string" select="normalize-space($person/tei:persName[@type = 'full'][1])"/>
+    <xsl:sequence select="if ($full) then $full else normalize-space(string-join($person/tei:persName[1]//text(), ''))"/>
+  </xsl:function>
+
+  <!-- The person (of the standOff) a pointer names, if any. -->
+  <xsl:function name="zs:person" as="element(tei:person)?">
+    <!-- $pointer: a @resp or @ref, or nothing -->
+    <xsl:param name="pointer" as="attribute()?"/>
+    <xsl:sequence select="zs:resolve($pointer)/self::tei:person"/>
+  </xsl:function>
+
   <!-- The conventional name of a layer's text, for headings and credits. -->
   <xsl:function name="zs:layer-name" as="xs:string">
-    <!-- $layer: jing, zhu, yinyi, shu or que -->
+    <!-- $layer: jing, zhu, yinyi, shu, que, yishu, an, translation, textual or xiaozhu -->
     <xsl:param name="layer" as="xs:string"/>
-    <xsl:sequence select="(map{'jing': '經', 'zhu': '注', 'yinyi': '音義', 'shu': '疏', 'que': '阙'}($layer), $layer)[1]"/>
+    <xsl:sequence select="(map{'jing': '經', 'zhu': '注', 'yinyi': '音義', 'shu': '疏', 'que': '阙',
+                               'yishu': '義疏', 'an': '案', 'translation': '譯', 'textual': '校',
+                               'xiaozhu': '小注'}($layer), $layer)[1]"/>
   </xsl:function>
 
   <!-- ===== structure: the hooks are called from here ========================================== -->
 
   <xsl:template match="tei:div">
-    <xsl:call-template name="zs:juan">
+    <xsl:variable name="front" as="element(tei:fw)*" select="tei:head[1]/preceding-sibling::tei:fw"/>
+    <xsl:call-template name="zs:div">
       <xsl:with-param name="id" select="string(@xml:id)"/>
+      <xsl:with-param name="kind" select="if (@type = 'section') then 'section' else 'juan'"/>
+      <xsl:with-param name="depth" select="count(ancestor::tei:div) + 1"/>
+      <xsl:with-param name="front" select="$front"/>
       <xsl:with-param name="head" select="tei:head"/>
-      <!-- Each unit with the 疏 that follow it; 疏 before any unit (detached ones) form a group alone. -->
+      <!-- Each unit with the 疏, 義疏, 案, translations and furniture that follow it; what comes
+           before any unit (detached 疏) forms a group alone; a nested div and a trailer are
+           groups of their own. -->
       <xsl:with-param name="groups" as="array(element()*)*">
-        <xsl:for-each-group select="* except tei:head" group-starting-with="tei:ab">
+        <xsl:for-each-group select="* except (tei:head, $front)"
+                            group-starting-with="*[zs:is-unit(.)] | tei:div | tei:trailer
+                                                 | *[preceding-sibling::*[1][self::tei:div or self::tei:trailer]]">
           <xsl:sequence select="array{current-group()}"/>
         </xsl:for-each-group>
       </xsl:with-param>
+    </xsl:call-template>
+  </xsl:template>
+
+  <xsl:template match="tei:ab[@type = 'translation']" priority="1">
+    <xsl:call-template name="zs:translation">
+      <xsl:with-param name="id" select="string(@xml:id)"/>
+      <xsl:with-param name="original" select="string(zs:resolve(@corresp)/@xml:id)"/>
+      <xsl:with-param name="copy" select="@subtype = 'copy'"/>
     </xsl:call-template>
   </xsl:template>
 
@@ -224,11 +292,36 @@
   <xsl:template match="tei:ab/*[zs:is-piece(.)]">
     <xsl:variable name="piece" select="."/>
     <xsl:variable name="spans" as="map(xs:string, item()?)*" select="zs:spans-of(.)"/>
-    <xsl:call-template name="zs:inline">
-      <xsl:with-param name="layer" select="zs:layer(.)"/>
+    <xsl:choose>
+      <xsl:when test="zs:is-small(.)">
+        <xsl:call-template name="zs:small">
+          <xsl:with-param name="id" select="string(@xml:id)"/>
+          <xsl:with-param name="kind" select="string(@type)"/>
+          <xsl:with-param name="quoted" select="@subtype = 'quoted'"/>
+          <xsl:with-param name="resp" select="string(zs:person(@resp)/@xml:id)"/>
+          <xsl:with-param name="shus" select="$spans?id"/>
+          <xsl:with-param name="runs" tunnel="yes" select="zs:runs($piece, $spans)"/>
+        </xsl:call-template>
+      </xsl:when>
+      <xsl:otherwise>
+        <xsl:call-template name="zs:inline">
+          <xsl:with-param name="layer" select="zs:layer(.)"/>
+          <xsl:with-param name="id" select="string(@xml:id)"/>
+          <xsl:with-param name="shus" select="$spans?id"/>
+          <xsl:with-param name="runs" tunnel="yes" select="zs:runs($piece, $spans)"/>
+        </xsl:call-template>
+      </xsl:otherwise>
+    </xsl:choose>
+  </xsl:template>
+
+  <!-- A small note outside a unit: in a 義疏 quotation or a translation. -->
+  <xsl:template match="tei:note[@place = 'inline'][not(zs:is-piece(.))]">
+    <xsl:call-template name="zs:small">
       <xsl:with-param name="id" select="string(@xml:id)"/>
-      <xsl:with-param name="shus" select="$spans?id"/>
-      <xsl:with-param name="runs" tunnel="yes" select="zs:runs($piece, $spans)"/>
+      <xsl:with-param name="kind" select="string(@type)"/>
+      <xsl:with-param name="quoted" select="@subtype = 'quoted'"/>
+      <xsl:with-param name="resp" select="string(zs:person(@resp)/@xml:id)"/>
+      <xsl:with-param name="shus" select="()"/>
     </xsl:call-template>
   </xsl:template>
 
@@ -284,7 +377,7 @@
     </xsl:choose>
   </xsl:template>
 
-  <xsl:template match="tei:note[@type = 'shu']">
+  <xsl:template match="tei:note[@type = 'shu'][not(@place = 'inline')]">
     <xsl:variable name="start" as="element()?" select="zs:shu-start(.)"/>
     <xsl:variable name="end" as="element()?" select="zs:shu-end(.)"/>
     <xsl:call-template name="zs:shu">
@@ -308,6 +401,40 @@
     </xsl:call-template>
   </xsl:template>
 
+  <!-- A 義疏 block (a category: 正義 … 總論) or a 案 block, after the unit it is on. -->
+  <xsl:template match="tei:note[@type = ('yishu', 'an')][not(@place = 'inline')]">
+    <xsl:variable name="category" as="xs:string"
+                  select="if (@type = 'an') then 'an' else if (@subtype = 'detached') then '' else string(@subtype)"/>
+    <xsl:call-template name="zs:yishu">
+      <xsl:with-param name="id" select="string(@xml:id)"/>
+      <xsl:with-param name="layer" select="string(@type)"/>
+      <xsl:with-param name="category" select="$category"/>
+      <xsl:with-param name="category-name" select="($zs:categories($category), '')[1]"/>
+      <xsl:with-param name="target" select="string(zs:resolve(@target)/self::tei:ab/@xml:id)"/>
+      <xsl:with-param name="prev" select="string(zs:resolve(@prev)/self::tei:note/@xml:id)"/>
+      <xsl:with-param name="detached" select="@subtype = 'detached'"/>
+    </xsl:call-template>
+  </xsl:template>
+
+  <!-- One scholar's words in a 義疏 or 案 block. -->
+  <xsl:template match="tei:note[@type = ('yishu', 'an')][not(@place = 'inline')]/tei:p">
+    <xsl:variable name="person" as="element(tei:person)?" select="zs:person(@resp)"/>
+    <xsl:call-template name="zs:quote">
+      <xsl:with-param name="id" select="string(@xml:id)"/>
+      <xsl:with-param name="resp" select="string($person/@xml:id)"/>
+      <xsl:with-param name="name" select="if ($person) then zs:person-name($person) else ''"/>
+    </xsl:call-template>
+  </xsl:template>
+
+  <!-- Page furniture: a running title, 钦定四库全书, the catalogue line, the e-text's source. -->
+  <xsl:template match="tei:fw">
+    <xsl:call-template name="zs:fw">
+      <xsl:with-param name="id" select="string(@xml:id)"/>
+      <xsl:with-param name="kind" select="string(@type)"/>
+      <xsl:with-param name="repeats" select="string(zs:resolve(@sameAs)/@xml:id)"/>
+    </xsl:call-template>
+  </xsl:template>
+
   <!-- Any other element with an id: the renderer must keep the id, whatever else it does. -->
   <xsl:template match="tei:*[@xml:id]" priority="-1">
     <xsl:call-template name="zs:other">
@@ -320,21 +447,96 @@
 
   <!-- ===== default hooks: plain text, overridden by the importing stylesheet ==================== -->
 
-  <!-- One juan: its head and its groups (a unit and its 疏). -->
-  <xsl:template name="zs:juan">
+  <!-- One div (a juan, or a section inside one): its furniture, head and groups. -->
+  <xsl:template name="zs:div">
     <!-- $id: the div's xml:id, '' if none -->
     <xsl:param name="id" as="xs:string"/>
-    <!-- $head: the juan heading, if any -->
+    <!-- $kind: juan or section -->
+    <xsl:param name="kind" as="xs:string"/>
+    <!-- $depth: 1 for a div of the body, 2 for a section inside it, … -->
+    <xsl:param name="depth" as="xs:integer"/>
+    <!-- $front: furniture printed before the heading -->
+    <xsl:param name="front" as="element(tei:fw)*"/>
+    <!-- $head: the heading, if any -->
     <xsl:param name="head" as="element(tei:head)*"/>
-    <!-- $groups: one array per unit, holding the ab and the 疏 notes after it -->
+    <!-- $groups: one array per unit, holding the ab and the 疏, 義疏, 案, translations and
+         furniture after it; a nested div or a trailer alone in an array; what precedes the first
+         unit in an array of its own -->
     <xsl:param name="groups" as="array(element()*)*"/>
-    <xsl:apply-templates select="$head, $groups?*"/>
+    <xsl:apply-templates select="$front, $head, $groups?*"/>
   </xsl:template>
 
   <!-- One unit (ab): the context item; its pieces in order. -->
   <xsl:template name="zs:unit">
     <!-- $id: the unit's xml:id -->
     <xsl:param name="id" as="xs:string"/>
+    <xsl:apply-templates/>
+  </xsl:template>
+
+  <!-- One line of a translation (ab[@type='translation'], in zh-Hans): the context item. -->
+  <xsl:template name="zs:translation">
+    <!-- $id: its xml:id -->
+    <xsl:param name="id" as="xs:string"/>
+    <!-- $original: id of what it translates (a unit, a 義疏 block, furniture), '' if unresolved -->
+    <xsl:param name="original" as="xs:string"/>
+    <!-- $copy: true if it is a near-copy of the original rather than a translation -->
+    <xsl:param name="copy" as="xs:boolean"/>
+    <xsl:apply-templates/>
+  </xsl:template>
+
+  <!-- A note in small characters: the context item. -->
+  <xsl:template name="zs:small">
+    <!-- $id: its xml:id -->
+    <xsl:param name="id" as="xs:string"/>
+    <!-- $kind: yinyi, textual, an, xiaozhu or shu (a quoted 疏) -->
+    <xsl:param name="kind" as="xs:string"/>
+    <!-- $quoted: true for a quotation of the 疏 -->
+    <xsl:param name="quoted" as="xs:boolean"/>
+    <!-- $resp: id of the person it is credited to, '' if none or unresolved -->
+    <xsl:param name="resp" as="xs:string"/>
+    <!-- $shus: ids of the 疏 that explain it (a piece of a unit only) -->
+    <xsl:param name="shus" as="xs:string*"/>
+    <xsl:apply-templates/>
+  </xsl:template>
+
+  <!-- One 義疏 or 案 block: the context item; its label and quotations in order. -->
+  <xsl:template name="zs:yishu">
+    <!-- $id: its xml:id -->
+    <xsl:param name="id" as="xs:string"/>
+    <!-- $layer: yishu or an -->
+    <xsl:param name="layer" as="xs:string"/>
+    <!-- $category: zhengyi, bianzheng, tonglun, yulun, cunyi, cunyi2, zonglun, an; '' if detached -->
+    <xsl:param name="category" as="xs:string"/>
+    <!-- $category-name: the category as printed in full (正義 …), '' if none -->
+    <xsl:param name="category-name" as="xs:string"/>
+    <!-- $target: id of the unit it is on, '' if none or unresolved -->
+    <xsl:param name="target" as="xs:string"/>
+    <!-- $prev: id of the block it continues (across a page edge), '' if none -->
+    <xsl:param name="prev" as="xs:string"/>
+    <!-- $detached: true if its unit lies outside this file -->
+    <xsl:param name="detached" as="xs:boolean"/>
+    <xsl:apply-templates/>
+  </xsl:template>
+
+  <!-- One quotation of a 義疏 or 案 block (a p, opening with the scholar's name): the context item. -->
+  <xsl:template name="zs:quote">
+    <!-- $id: its xml:id -->
+    <xsl:param name="id" as="xs:string"/>
+    <!-- $resp: id of the person quoted, '' if none or unresolved -->
+    <xsl:param name="resp" as="xs:string"/>
+    <!-- $name: that person's full name, '' if none -->
+    <xsl:param name="name" as="xs:string"/>
+    <xsl:apply-templates/>
+  </xsl:template>
+
+  <!-- A line of page furniture: the context item. -->
+  <xsl:template name="zs:fw">
+    <!-- $id: its xml:id, '' if none -->
+    <xsl:param name="id" as="xs:string"/>
+    <!-- $kind: its @type (header, title, catalogue, source, responsibility, …) -->
+    <xsl:param name="kind" as="xs:string"/>
+    <!-- $repeats: id of its first printing (an fw or a head) when it is printed again, else '' -->
+    <xsl:param name="repeats" as="xs:string"/>
     <xsl:apply-templates/>
   </xsl:template>
 
@@ -375,6 +577,19 @@
     <xsl:param name="covers" as="xs:string*"/>
     <!-- $detached: true if its 出文 lies outside this file (then $target is '') -->
     <xsl:param name="detached" as="xs:boolean"/>
+    <xsl:apply-templates/>
+  </xsl:template>
+
+  <!-- A sub-lemma inside a 疏 section: the context item. -->
+  <xsl:template name="zs:sublemma">
+    <!-- $id: the note's xml:id -->
+    <xsl:param name="id" as="xs:string"/>
+    <!-- $target: id where the quoted span starts, '' if unresolved -->
+    <xsl:param name="target" as="xs:string"/>
+    <!-- $target-end: id where it ends, '' if the span is $target alone -->
+    <xsl:param name="target-end" as="xs:string"/>
+    <!-- $covers: ids of the pieces the span touches -->
+    <xsl:param name="covers" as="xs:string*"/>
     <xsl:apply-templates/>
   </xsl:template>
 

@@ -69,6 +69,7 @@ class Builder:
         self.classification = ""             # 四庫 catalogue line: 经部,礼类,仪礼之属
         self.declared: dict = {}             # scholars named in the text, not in the registry
         self.closing_div: Div | None = None
+        self.last_closed: Div | None = None
 
     def set_work(self, work: str) -> None:
         """Name the work; its commentators follow from data/works.tsv. Without a known work the
@@ -150,19 +151,16 @@ class Builder:
             self.div.blocks.append(b)
 
     def closing(self, text: str, pos: Pos) -> None:
-        """右…: closes the section of the blocks since the last closing, and names it."""
-        if self.closing_div is None:
-            self.block_placeholder()
-        self.closing_div.trailer = Head(text, pos, "closing")
-        self.closing_div = None
-
-    def block_placeholder(self) -> None:
-        if self.div is None:
-            self.juan_div = self.div = Div("juan", None, front=self.pending_front)
-            self.pending_front = []
-            self.divs.append(self.div)
-        self.closing_div = Div("section", None)
-        self.div.blocks.append(self.closing_div)
+        """右…: closes the section of the blocks since the last closing, and names it. A
+        closing with nothing new to close joins the closings of the section before (TEI has
+        no empty section); with no section at all it is kept as furniture."""
+        if self.closing_div is not None:
+            self.closing_div.trailers.append(Head(text, pos, "closing"))
+            self.last_closed, self.closing_div = self.closing_div, None
+        elif self.last_closed is not None:
+            self.last_closed.trailers.append(Head(text, pos, "closing"))
+        else:
+            self.furniture(Fw(text, pos, "title"))
 
     def furniture(self, fw: Fw) -> None:
         """A furniture line: it stays in the text, between the blocks, marked as such."""
@@ -175,7 +173,7 @@ class Builder:
     def juan(self, text: str, pos: Pos, n: str = "", work: str = "") -> None:
         """A 卷 title line: a new top-level div."""
         self.close_group()
-        self.closing_div = None
+        self.closing_div = self.last_closed = None
         if work and not self.work:
             self.set_work(work)
         self.juan_div = self.div = Div("juan", Head(text, pos), n=n, front=self.pending_front)
@@ -185,7 +183,7 @@ class Builder:
     def section(self, text: str, pos: Pos) -> None:
         """A chapter title inside a 卷 (檀弓上第三, 聘礼第八之四): a nested section div."""
         self.close_group()
-        self.closing_div = None
+        self.closing_div = self.last_closed = None
         div = Div("section", Head(text, pos, "section"), front=self.pending_front)
         self.pending_front = []
         if self.juan_div is None:

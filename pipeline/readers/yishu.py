@@ -207,9 +207,11 @@ class _Reader:
         block = YishuBlock(category, "", [], pos, target=self.unit, prev=prev)
         self.b.block(block)
         self.block = block
+        self._comment(n, s, pos, continuing=True)
         if prev is not None:
             self.edges.append((n, self.last_line))
-        self._comment(n, s, pos, continuing=True)
+            if prev.quotes and block.quotes and not block.quotes[0].who:
+                block.quotes[0].resp = prev.quotes[-1].resp     # the same speaker goes on
 
     def _comment(self, n: int, s: str, pos: Pos, continuing: bool, record: bool = True) -> None:
         """Category blocks of a line: cut at each label (at the start, or glued before a
