@@ -696,7 +696,6 @@ YISHU_MUTATIONS = {
     "trailer with a type": _y("//t:trailer", "type", "closing"),
     "trailer before the blocks": _y_insert("//t:div[@xml:id='d3']",
                                            lambda: el("trailer", "右", xml_id="zz"), at=1),
-    "two trailers": _y_append("//t:div[@xml:id='d3']", lambda: el("trailer", "右", xml_id="zz")),
     "block after the trailer": _y_append("//t:div[@xml:id='d3']",
                                          lambda: el("ab", type="jing", xml_id="zz")),
     "trailer in a section with no block": _y_empty_section_with_trailer,
