@@ -24,6 +24,7 @@ COPY_RATIO = 0.8
 class Layout:
     translation: dict[int, int | None] = field(default_factory=dict)   # line → original line
     copies: list[tuple[int, int, float]] = field(default_factory=list)  # (line, original, ratio)
+    likeness: dict[int, float] = field(default_factory=dict)            # line → ratio to its original
     mismatches: list[tuple[list[int], list[int]]] = field(default_factory=list)
     runs: list[tuple[list[int], list[int]]] = field(default_factory=list)
 
@@ -37,14 +38,19 @@ def modern(text: str) -> bool:
     return bool(body) and len(_MODERN.findall(body)) / len(body) >= 0.02
 
 
-def similarity(a: str, b: str) -> float:
-    """How alike two lines are, punctuation aside and 说 read as 曰 (the copies do that)."""
+def similarity(a: str, b: str, at_least: float = 0.0) -> float:
+    """How alike two lines are, punctuation aside and 说 read as 曰 (the copies do that).
+    Below `at_least` the cheap upper bound is returned instead of the exact ratio."""
     a = _SKIP.sub("", a).replace("说", "曰")
     b = _SKIP.sub("", b).replace("说", "曰")
     if not a or not b:
         return 0.0
     m = difflib.SequenceMatcher(None, a, b, autojunk=False)
-    return m.quick_ratio() and m.ratio()
+    bound = m.real_quick_ratio()
+    if bound < at_least:
+        return bound
+    bound = m.quick_ratio()
+    return bound if bound < at_least else m.ratio()
 
 
 def find(lines: dict[int, str], furniture: set[int] = frozenset()) -> Layout:
@@ -70,7 +76,7 @@ def find(lines: dict[int, str], furniture: set[int] = frozenset()) -> Layout:
         for r, o in _pair(text, originals, translations):
             out.translation[nums[r]] = nums[o] if o is not None else None
             if o is not None:
-                ratio = similarity(text[o], text[r])
+                ratio = out.likeness[nums[r]] = similarity(text[o], text[r], 0.7)
                 if ratio >= COPY_RATIO:
                     out.copies.append((nums[r], nums[o], round(ratio, 2)))
         for i in range(t, end):
@@ -91,7 +97,10 @@ def _run_end(text: list[str], furn: set[int], originals: list[int], t: int, nxt:
         if i in furn:
             i += 1
             continue
-        translated = i == t or modern(line) or any(similarity(text[o], line) >= 0.6 for o in originals)
+        # a copy is looked for near the original its place pairs it with, then anywhere
+        near = originals[max(0, got - 2):got + 3]
+        translated = i == t or modern(line) or any(
+            similarity(text[o], line, 0.6) >= 0.6 for o in near + [o for o in originals if o not in near])
         if not translated or (got >= want and not modern(line)):
             break
         got += 1
@@ -105,7 +114,8 @@ def _pair(text: list[str], originals: list[int], translations: list[int]):
     if len(originals) == len(translations):
         return list(zip(translations, originals))
     n, m = len(originals), len(translations)
-    sim = [[similarity(text[o], text[r]) for r in translations] for o in originals]
+    # the cheap bound (shared characters) is enough to align lines
+    sim = [[similarity(text[o], text[r], 2.0) for r in translations] for o in originals]
     # best[i][j]: best score pairing the first i originals with the first j translations
     neg = float("-inf")
     best = [[neg] * (m + 1) for _ in range(n + 1)]

@@ -303,7 +303,7 @@ class _Reader:
             pairs = [(r, o) for r, o in ((r, self.layout.translation.get(r)) for r in translations) if o]
             if not pairs:
                 continue
-            likeness = sum(interleave.similarity(self._text(o), self._text(r)) for r, o in pairs) / len(pairs)
+            likeness = sum(self.layout.likeness.get(r, 0.0) for r, _ in pairs) / len(pairs)
             if likeness >= 0.75:
                 self.report.warn("ZS-CONV-TR-COPY", f"translated lines {_span(translations)} largely "
                                  f"repeat the original lines {_span(originals)} (mean likeness "
@@ -318,9 +318,6 @@ class _Reader:
         for n, before in self.edges:
             self.report.warn("ZS-CONV-PAGE-EDGE", f"line {n} continues line {before} across a page "
                              "edge; linked to it with @prev", Pos(n, 1))
-
-    def _text(self, n: int) -> str:
-        return self.lines[n].strip(_WS)
 
 
 def _closes_first(s: str) -> bool:
