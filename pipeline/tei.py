@@ -184,10 +184,12 @@ class _Writer:
         if b.label:
             self.el("label", b.label, type="category")
         for q in b.quotes:
-            self.out.append("<p" + _attrs(dict(xml_id=q.id, resp=_ref(q.resp))) + ">")
+            resp = f' resp="#{q.resp}"' if q.resp else ""
+            self.out.append(f'<p xml:id="{q.id}"{resp}>')
             if q.who:
-                self.out.append("<persName" + _attrs(dict(ref=_ref(q.resp))) + ">")
-                self.put(q.who)
+                ref = f' ref="#{q.resp}"' if q.resp else ""
+                self.out.append(f"<persName{ref}>")
+                self.put(q.who)                     # a placeholder in a name is still a <g>
                 self.out.append("</persName>")
             if q.verb:
                 self.put(q.verb)
