@@ -7,8 +7,8 @@ the original, furniture printed again inside a translation run.
 """
 from __future__ import annotations
 
-import difflib
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 
 TR_MARK = "译"
@@ -38,19 +38,15 @@ def modern(text: str) -> bool:
     return bool(body) and len(_MODERN.findall(body)) / len(body) >= 0.02
 
 
-def similarity(a: str, b: str, at_least: float = 0.0) -> float:
-    """How alike two lines are, punctuation aside and 说 read as 曰 (the copies do that).
-    Below `at_least` the cheap upper bound is returned instead of the exact ratio."""
+def similarity(a: str, b: str) -> float:
+    """How alike two lines are: the share of characters they have in common, punctuation aside
+    and 说 read as 曰 (the copies do that). On these texts it tracks difflib's ratio to within a
+    few hundredths, at a fraction of the cost."""
     a = _SKIP.sub("", a).replace("说", "曰")
     b = _SKIP.sub("", b).replace("说", "曰")
     if not a or not b:
         return 0.0
-    m = difflib.SequenceMatcher(None, a, b, autojunk=False)
-    bound = m.real_quick_ratio()
-    if bound < at_least:
-        return bound
-    bound = m.quick_ratio()
-    return bound if bound < at_least else m.ratio()
+    return 2 * sum((Counter(a) & Counter(b)).values()) / (len(a) + len(b))
 
 
 def find(lines: dict[int, str], furniture: set[int] = frozenset()) -> Layout:
@@ -76,7 +72,7 @@ def find(lines: dict[int, str], furniture: set[int] = frozenset()) -> Layout:
         for r, o in _pair(text, originals, translations):
             out.translation[nums[r]] = nums[o] if o is not None else None
             if o is not None:
-                ratio = out.likeness[nums[r]] = similarity(text[o], text[r], 0.7)
+                ratio = out.likeness[nums[r]] = similarity(text[o], text[r])
                 if ratio >= COPY_RATIO:
                     out.copies.append((nums[r], nums[o], round(ratio, 2)))
         for i in range(t, end):
@@ -100,7 +96,7 @@ def _run_end(text: list[str], furn: set[int], originals: list[int], t: int, nxt:
         # a copy is looked for near the original its place pairs it with, then anywhere
         near = originals[max(0, got - 2):got + 3]
         translated = i == t or modern(line) or any(
-            similarity(text[o], line, 0.6) >= 0.6 for o in near + [o for o in originals if o not in near])
+            similarity(text[o], line) >= 0.6 for o in near + [o for o in originals if o not in near])
         if not translated or (got >= want and not modern(line)):
             break
         got += 1
@@ -115,7 +111,7 @@ def _pair(text: list[str], originals: list[int], translations: list[int]):
         return list(zip(translations, originals))
     n, m = len(originals), len(translations)
     # the cheap bound (shared characters) is enough to align lines
-    sim = [[similarity(text[o], text[r], 2.0) for r in translations] for o in originals]
+    sim = [[similarity(text[o], text[r]) for r in translations] for o in originals]
     # best[i][j]: best score pairing the first i originals with the first j translations
     neg = float("-inf")
     best = [[neg] * (m + 1) for _ in range(n + 1)]

@@ -304,7 +304,7 @@ class _Reader:
             if not pairs:
                 continue
             likeness = sum(self.layout.likeness.get(r, 0.0) for r, _ in pairs) / len(pairs)
-            if likeness >= 0.75:
+            if likeness >= 0.8:
                 self.report.warn("ZS-CONV-TR-COPY", f"translated lines {_span(translations)} largely "
                                  f"repeat the original lines {_span(originals)} (mean likeness "
                                  f"{likeness:.2f})", Pos(translations[0], 1))
