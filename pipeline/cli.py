@@ -128,24 +128,51 @@ def text(file, layer, category, resp):
 
 # -- validate ------------------------------------------------------------------------------------
 @main.command()
-@click.argument("paths", nargs=-1, required=True, type=click.Path())
-@click.option("--strict", is_flag=True, help="Treat warnings as errors.")
-def validate(paths, strict):
-    """Validate TEI files (files or directories of *.xml) against the schema and rules.
+@click.argument("paths", nargs=-1, required=True, type=click.Path(allow_dash=True))
+@click.option("-f", "--format", "fmt", type=click.Choice(["text", "json", "github", "junit"]), default="text", show_default=True, help="text: file:line:col: level: RULE: message; json; github: workflow annotations; junit: one testcase per file.")
+@click.option("--strict", is_flag=True, help="Treat warnings as errors (exit 1).")
+@click.option("-j", "--jobs", type=click.IntRange(1, 64), default=1, show_default=True, help="Validate in this many processes.")
+@click.option("--max-size", type=click.IntRange(1), default=200, show_default=True, help="Refuse files larger than this many MB.")
+@click.option("--max-depth", type=click.IntRange(1, 256), default=256, show_default=True, help="Refuse elements nested deeper than this.")
+@click.option("-o", "--output", type=click.File("w", encoding="utf-8"), help="Write the report here instead of stdout.")
+def validate(paths, fmt, strict, jobs, max_size, max_depth, output):
+    """Validate TEI against the schema and the rules (docs/rules.md).
 
-    Prints `file:line:col: level: RULE: message`; exits 0 valid, 1 invalid, 2 unusable.
+    PATHS are files, directories (searched for *.xml) or - to read a list of paths from stdin
+    (`git diff --name-only | zhushu validate -`). Exit 0 valid (warnings allowed unless
+    --strict), 1 invalid, 2 unusable input (not XML, unreadable, refused as hostile).
     """
-    from .validate import exit_code, iter_issues
-    files = _xml_files(paths)
-    issues = []
-    for f in files:
-        for issue in iter_issues(f):
-            issues.append(issue)
-            click.echo(str(issue))
-    errors = sum(i.level in ("error", "fatal") for i in issues)
-    warnings = sum(i.level == "warning" for i in issues)
-    click.echo(f"{len(files)} files, {errors} errors, {warnings} warnings", err=True)
+    from .reporting import render
+    from .validate import Limits, exit_code, validate_files
+    listed = _with_stdin(paths)
+    if not listed and "-" in paths:                       # nothing of ours changed: nothing to check
+        click.echo("0 files checked", err=True)
+        sys.exit(EXIT_OK)
+    files = _xml_files(listed)
+    issues = validate_files(files, jobs, Limits(max_size * 1024 * 1024, max_depth))
+    text = render(fmt, files, issues)
+    out = output or sys.stdout
+    if fmt == "text" and output is None:
+        body, _, last = text.rstrip("\n").rpartition("\n")
+        if body:
+            out.write(body + "\n")
+        click.echo(last, err=True)                      # the summary, apart from the findings
+    else:
+        out.write(text)
     sys.exit(exit_code(issues, strict) if files else EXIT_UNUSABLE)
+
+
+def _with_stdin(paths) -> list[str]:
+    """`-` stands for the paths listed on stdin, one per line; only .xml ones are kept from it
+    (a `git diff --name-only` lists every changed file)."""
+    out = []
+    for p in paths:
+        if p == "-":
+            listed = [l.strip() for l in sys.stdin if l.strip().endswith(".xml")]
+            out += [f for f in listed if os.path.exists(f)]      # a deleted file is no error
+        else:
+            out.append(p)
+    return out
 
 
 # -- render --------------------------------------------------------------------------------------

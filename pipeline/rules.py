@@ -5,6 +5,7 @@ rule then looks only at the elements it concerns.
 """
 from __future__ import annotations
 
+import re
 import unicodedata
 from typing import Iterator
 
@@ -25,7 +26,18 @@ RULES = {
     "ZS-YINYI-001": "the head of a 音義 gloss occurs in the text it points at",
     "ZS-TEXT-001": "text is in Unicode NFC",
     "ZS-TEXT-002": "text has no U+FFFD replacement character",
+    "ZS-ID-002": "xml:ids in the text follow the documented scheme (d1, u12, u12.z1, u12.s1.2, t3, fw1 …)",
+    "ZS-CHAR-001": "Private Use and unassigned characters appear only inside a <g> whose @ref names a glyph declared in charDecl",
+    "ZS-HDR-001": "the header names the work (a main title) and the source (file name and SHA-256); a missing 卷 is a warning",
 }
+
+# The ids our writer gives the body (docs/design.md): divs, heads and closings; units and their
+# pieces, anchors, small notes, 疏 sections and sub-lemmas, 義疏 blocks and quotations;
+# translations; furniture.
+_ID_SCHEME = re.compile(r"^(?:d\d+(?:\.h|\.t\d+)?"
+                        r"|u\d+(?:\.(?:[jzyqmna]\d+|n\d+|s\d+(?:\.\d+)?|c\d+(?:\.[qn]\d+)?))?"
+                        r"|t\d+(?:\.n\d+)?|fw\d+)$")
+_SUSPECT = re.compile("[\ue000-\uf8ff\U000f0000-\U0010ffff\U00020000-\U0003ffff]")
 
 
 def check(tree) -> Iterator[tuple]:
@@ -45,6 +57,9 @@ def check(tree) -> Iterator[tuple]:
     if body is None:
         return
     yield from _text(body)
+    yield from _id_scheme(body)
+    yield from _chars(root, body)
+    yield from _header(root)
     squeezed: dict[str, str] = {}
     for note in body.iter(f"{TEI}note"):
         t = note.get("type")
@@ -100,6 +115,51 @@ def _text(body) -> Iterator[tuple]:
                 yield el, "error", "ZS-TEXT-002", "text contains U+FFFD (a character lost in decoding)"
             if bad_nfc and not unicodedata.is_normalized("NFC", s):
                 yield el, "error", "ZS-TEXT-001", "text is not in Unicode NFC"
+
+
+_BODY_IDS = etree.XPath("//t:text//@xml:id", namespaces={"t": TEI[1:-1]})
+
+
+def _id_scheme(body) -> Iterator[tuple]:
+    for v in _BODY_IDS(body):
+        if not _ID_SCHEME.match(v):
+            yield (v.getparent(), "error", "ZS-ID-002",
+                   f"xml:id {str(v)!r} is not in the documented scheme (see docs/design.md)")
+
+
+def _unassigned(ch: str) -> bool:
+    return unicodedata.category(ch) in ("Co", "Cn")
+
+
+def _chars(root, body) -> Iterator[tuple]:
+    whole = "".join(body.itertext())
+    if not any(_unassigned(m.group()) for m in _SUSPECT.finditer(whole)):
+        return
+    glyphs = {g.get(XML_ID) for g in root.iterfind(f"{TEI}teiHeader//{TEI}charDecl/*")}
+    for el in body.iter():
+        declared = el.tag == f"{TEI}g" and (el.get("ref") or "")[1:] in glyphs
+        for s, owner_ok in ((el.text, declared), (el.tail, False)):
+            if not s:
+                continue
+            for m in _SUSPECT.finditer(s):
+                if _unassigned(m.group()) and not owner_ok:
+                    yield (el, "error", "ZS-CHAR-001", f"U+{ord(m.group()):04X} is a Private Use or "
+                           "unassigned character outside a declared <g>")
+                    break
+
+
+def _header(root) -> Iterator[tuple]:
+    h = root.find(f"{TEI}teiHeader")
+    if h is None:
+        return                                  # the schema says so
+    title = "".join(h.xpath("string(.//t:titleStmt/t:title[@type='main'])", namespaces={"t": TEI[1:-1]}))
+    if not title.strip():
+        yield h, "error", "ZS-HDR-001", "the header has no main title (titleStmt/title[@type='main'])"
+    src = {i.get("type"): (i.text or "").strip() for i in h.iterfind(f".//{TEI}sourceDesc//{TEI}idno")}
+    if not src.get("filename") or not src.get("sha256"):
+        yield h, "error", "ZS-HDR-001", "the header does not name its source (sourceDesc idno filename and sha256)"
+    if h.find(f".//{TEI}titleStmt/{TEI}title[@type='juan']") is None:
+        yield h, "warning", "ZS-HDR-001", "the header names no 卷 (titleStmt/title[@type='juan'])"
 
 
 # -- spans ---------------------------------------------------------------------------------------

@@ -12,7 +12,9 @@ from lxml import etree
 from .errors import PipelineError
 
 MAX_BYTES = 200 * 1024 * 1024
+MAX_DEPTH = 256                 # libxml2's own bound without XML_PARSE_HUGE
 _DTD = re.compile(rb"<!DOCTYPE|<!ENTITY", re.I)
+_PI = etree.XPath("//processing-instruction()")
 
 
 def parser() -> etree.XMLParser:
@@ -23,22 +25,38 @@ def parser() -> etree.XMLParser:
                            collect_ids=False)
 
 
-def parse_bytes(data: bytes, name: str, max_bytes: int = MAX_BYTES):
-    """Parse; libxml2 without XML_PARSE_HUGE also caps nesting at 256 levels and text nodes at 10 MB."""
+def _where(data: bytes, at: int) -> tuple[int, int]:
+    line = data.count(b"\n", 0, at) + 1
+    col = len(data[data.rfind(b"\n", 0, at) + 1:at].decode("utf-8", "replace")) + 1
+    return line, col
+
+
+def parse_bytes(data: bytes, name: str, max_bytes: int = MAX_BYTES, max_depth: int = MAX_DEPTH):
+    """Parse untrusted XML. Refused, each with one clear message and nothing from the document
+    echoed: more than `max_bytes`, a DOCTYPE or entity declaration (XXE, billion laughs,
+    quadratic blowup, external DTDs), a processing instruction (a stylesheet to fetch),
+    elements nested deeper than `max_depth` (libxml2 itself stops at 256)."""
     if len(data) > max_bytes:
         raise PipelineError(f"file is {len(data)} bytes, over the limit of {max_bytes}", name)
     m = _DTD.search(data, 0, 65536) or _DTD.search(data)
     if m:
-        line = data.count(b"\n", 0, m.start()) + 1
-        col = m.start() - (data.rfind(b"\n", 0, m.start()) + 1) + 1
         raise PipelineError("DTD or entity declaration refused (untrusted XML may not declare a "
-                            "DOCTYPE or entities)", name, line, col)
+                            "DOCTYPE or entities)", name, *_where(data, m.start()))
     try:
         root = etree.fromstring(data, parser(), base_url=None)
     except etree.XMLSyntaxError as e:
         line, col = e.position if e.position else (None, None)
-        raise PipelineError(f"not well-formed XML: {e.msg}", name, line, col) from None
-    return root.getroottree()
+        msg = e.msg.split(",", 1)[0] if "Excessive depth" in e.msg else e.msg
+        raise PipelineError(f"not well-formed XML: {msg}", name, line, col) from None
+    tree = root.getroottree()
+    pis = _PI(tree)
+    if pis:
+        raise PipelineError(f"processing instruction <?{pis[0].target} …?> refused (untrusted XML "
+                            "may not ask for stylesheets or other processing)", name,
+                            pis[0].sourceline or None)
+    if max_depth < MAX_DEPTH and root.xpath("boolean(/*" + "/*" * max_depth + ")"):
+        raise PipelineError(f"elements nested more than {max_depth} deep", name)
+    return tree
 
 
 def parse_file(path: str, **limits):
