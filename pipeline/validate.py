@@ -51,12 +51,15 @@ def iter_issues(path: str, limits: Limits = Limits()) -> Iterator[Issue]:
     try:
         tree = xmlsafe.parse_bytes(data, path, limits.max_bytes, limits.max_depth)
     except PipelineError as e:
-        yield Issue(path, e.line or 0, e.col or 0, "fatal", "ZS-XML-001", e.message)
+        yield Issue(path, e.line or 0, e.col or (1 if e.line else 0), "fatal", "ZS-XML-001", e.message)
         return
     rng = schema()
     if not rng.validate(tree):
-        for err in rng.error_log:
-            yield Issue(path, err.line, err.column or 1, "error", "ZS-SCHEMA-001", err.message)
+        seen = set()
+        for err in rng.error_log:                  # libxml2 repeats itself; say each thing once
+            if (err.line, err.message) not in seen:
+                seen.add((err.line, err.message))
+                yield Issue(path, err.line, err.column or 1, "error", "ZS-SCHEMA-001", err.message)
     from . import rules
     locate = _Locator(data)
     for el, level, rule, message in rules.check(tree):
