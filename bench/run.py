@@ -55,10 +55,38 @@ def timed(label: str, nbytes: int, fn) -> dict:
     return r
 
 
+def validate_large(teis: list[str], out: str, mb: float) -> list[dict]:
+    """Validation of a large corpus: zhushu in one process, then jing (tei_all) if present."""
+    import subprocess
+    from pipeline.validate import iter_issues, schema
+    shutil.rmtree(out, ignore_errors=True)
+    os.makedirs(out)
+    paths, total, i = [], 0, 0
+    while total < mb * 1e6:
+        src = teis[i % len(teis)]
+        dst = os.path.join(out, f"big{i:04d}.xml")
+        shutil.copyfile(src, dst)
+        paths.append(dst)
+        total += os.path.getsize(dst)
+        i += 1
+    schema()
+    results = [timed("validate-big", total, lambda: [list(iter_issues(p)) for p in paths])]
+    jing = shutil.which("jing")
+    rng = os.path.join(os.path.dirname(ROOT), "shared", "tei-p5", "tei_all.rng")
+    if jing and os.path.exists(rng):
+        # jing checks the same files against tei_all (structure only: no rules)
+        results.append(timed("jing", total, lambda: subprocess.run(
+            [jing, rng, *paths], capture_output=True)))
+    return results
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--mb", type=float, default=20.0, help="corpus size in MB of source text")
     ap.add_argument("--out", default=os.path.join(ROOT, "bench", "out"))
+    ap.add_argument("--validate-mb", type=float, default=0,
+                    help="also validate a TEI corpus of this many MB (copies of the converted "
+                         "files), with zhushu on one core and, when installed, with jing")
     args = ap.parse_args()
     src_dir, tei_dir, site = (os.path.join(args.out, d) for d in ("src", "tei", "site"))
     sources = build_corpus(src_dir, args.mb)
@@ -93,6 +121,8 @@ def main() -> None:
     if bad:
         print(f"warning: {len(bad)} validation errors, first: {bad[0]}", file=sys.stderr)
     results.append(timed("html", tei_bytes, lambda: render_html(teis, site)))
+    if args.validate_mb:
+        results += validate_large(teis, os.path.join(args.out, "big"), args.validate_mb)
     info = {"python": platform.python_version(), "machine": platform.machine(),
             "cpus": os.cpu_count(), "source_files": len(sources), "results": results}
     with open(os.path.join(args.out, "results.json"), "w", encoding="utf-8") as f:
