@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import re
 
+from .chars import DELIMITERS
 from .located import Located
 from .model import JING, ZHU, Chuwen, Para, Pos, Shu, Token
 
-# How a 疏 block is announced: [疏] ［疏］ 【疏】, or a bare 疏 right before its lemma or opener.
-MARK = re.compile(r"^(?:[\[［【]\s*(?P<mark>[疏疎])\s*[\]］】]"
+# How a 疏 block is announced: [疏] ［疏］ 【疏】 〔疏〕, or a bare 疏 right before its lemma or opener.
+MARK = re.compile(r"^(?:[\[［【〔]\s*(?P<mark>[疏疎])\s*[\]］】〕]"
                   r"|(?P<bare>[疏疎])(?=\s*○?\s*(?:注|註)?“|\s*○?\s*(?:释|釋|正义|正義)曰))")
 OPENER = r"(?:释|釋)曰|正(?:义|義)曰"
 _LEMMA = (r"(?P<lemma>(?P<zhu>注|註)?“(?P<q1>[^“”○]{1,80})”"
@@ -27,6 +28,13 @@ OPENER_RESP = (("释曰", "jiagongyan"), ("釋曰", "jiagongyan"), ("正义曰",
 # Unpunctuated texts (四庫) print the lemma without quotation marks: 公仪至闻也, 注仲子至立庶.
 _BARE_LEMMA = r"(?P<lemma>(?P<zhu>注|註)?(?P<q1>[^○“”至]{1,6}?)至(?P<q2>[^○“”至]{1,6}?)(?P<tail>)?)"
 BARE_SECTION = re.compile(_BARE_LEMMA + r"(?=○*(?:" + OPENER + r"))")
+
+
+def mark_text(m: re.Match) -> str:
+    """The printed mark as text: the pure delimiters of [疏] go, brackets such as 〔〕 stay."""
+    if m.group("bare"):
+        return m.group("bare")
+    return "".join(c for c in m.group(0) if c not in DELIMITERS and not c.isspace())
 
 
 def chuwen_tokens(m: re.Match) -> list[Token]:

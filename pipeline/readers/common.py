@@ -18,7 +18,7 @@ from ..located import Located
 from ..model import (Div, Document, Fw, Head, Meta, Pos, Shu, SmallNote, Unit, YishuBlock,
                      assign_ids)
 from ..report import Report
-from ..shu import MARK, looks_like_shu, opens_body, parse_block, resp_for, starts_section
+from ..shu import MARK, looks_like_shu, mark_text, opens_body, parse_block, resp_for, starts_section
 from ..source import Source
 
 _NUM = "〇零一二三四五六七八九十百千两兩0-9"
@@ -107,7 +107,7 @@ class Builder:
         m = MARK.match(s)
         if m:
             self.close_shu()
-            self.shu_mark, self.shu_mark_pos = m.group("mark") or m.group("bare"), Pos(n, col)
+            self.shu_mark, self.shu_mark_pos = mark_text(m), Pos(n, col)
             self.shu_loc = Located.of(s[m.end():], n, col + m.end())
             return
         if self.shu_loc is not None and self._continues_shu(s):

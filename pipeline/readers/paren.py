@@ -27,7 +27,7 @@ def sniff(text: str) -> tuple[float, str]:
     if not lines:
         return 0.0, "empty"
     with_note = sum(1 for l in lines if re.search(r"[。，；：、][（(][^）)]{2,}", l))
-    shu = sum(1 for l in lines if re.match(r"^[\[［][疏疎][\]］]", l))
+    shu = sum(1 for l in lines if re.match(r"^[\[［【〔][疏疎][\]］】〕]", l))
     score = min(1.0, (with_note + shu) / max(1, len(lines)) * 1.2) if with_note else 0.0
     return score, f"{with_note} lines with a parenthesised note after a 經 sentence, {shu} [疏] lines"
 
