@@ -263,6 +263,16 @@ def _locate_jing(g: _Group, ev: Evidence, forced, opens: list[int], cuts: set[in
                 continue
             bounded = [e for e in ends if g.end_offset(e) in bounds]
             end = (bounded or ends)[-1]
+            if not ev.zhu:
+                # Nothing fixes the 注 here, so the last occurrence may lie inside it: take the
+                # first one after which a sentence opens as 鄭玄's 注 do, if there is one.
+                for e in bounded:
+                    after = g.end_offset(e)
+                    nxt = _SENTENCE_END.search(g.text, after)
+                    sentence = g.text[after:nxt.end() if nxt else len(g.text)]
+                    if cues.zhu_score(sentence, g.text[g.start_offset(s):after]) >= 2.5:
+                        end = e
+                        break
         a, b = g.start_offset(s), g.end_offset(end)
         spans.append((a, b, J, "lemma", CONF_LEMMA))
     return spans
@@ -297,9 +307,11 @@ def _line_starts(g: _Group, segs: list[_Seg]) -> None:
 
 
 # Transition scores between consecutive labels, and the baseline cost of each label.
-_TRANS = {(J, J): 0, (J, Z): -0.5, (J, Y): -3, (Z, Z): 0, (Z, Y): 0, (Z, J): -2,
+# Entering a 注 costs what an opening cue must pay for; staying in it is free (a 注 runs on
+# until 音義 or evidence of 經); going back to 經 needs evidence too.
+_TRANS = {(J, J): 0, (J, Z): -2.5, (J, Y): -3, (Z, Z): 0, (Z, Y): 0, (Z, J): -2,
           (Y, Y): 0, (Y, J): 0, (Y, Z): -4}
-_BASE = {J: 0.0, Z: -2.0, Y: -8.0}
+_BASE = {J: 0.0, Z: 0.0, Y: -8.0}
 
 
 def _label_rest(g: _Group, ev: Evidence, segs: list[_Seg], free: tuple[str, ...]) -> None:

@@ -69,3 +69,14 @@ def test_paragraph_without_shu_keeps_text_and_warns_when_unsure():
     root, report = convert(text)
     assert layer_lines(root, "jing") == ["王大封，则先告后土。", "乃颁祀于邦国都家乡邑。"]
     assert layer_lines(root, "zhu") == ["后土，土神也。", "班其所当祀及其礼。"]
+
+
+def test_zhu_without_lemma_runs_on_after_its_opening():
+    # Only the 經 is quoted; the 注 opens with a 經 word and its gloss, then goes on without cues.
+    text = ("主人玄冠，朝服，缁带，素韠，即位于门东，西面。主人，将冠者之父兄也。玄冠，委貌也。"
+            "朝服者，十五升布衣而素裳也。不言色者，衣与冠同也。○韠音必。\n"
+            "[疏]“主人”至“西面”○释曰：此论主人将筮之服。\n")
+    root, report = convert(text, "儀禮注疏")
+    assert layer_lines(root, "jing") == ["主人玄冠，朝服，缁带，素韠，即位于门东，西面。"]
+    assert layer_lines(root, "zhu") == ["主人，将冠者之父兄也。玄冠，委貌也。朝服者，十五升布衣而素裳也。不言色者，衣与冠同也。"]
+    assert layer_lines(root, "yinyi") == ["韠音必。"]
