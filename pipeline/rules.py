@@ -56,17 +56,23 @@ def check(tree) -> Iterator[tuple]:
     body = root.find(f"{TEI}text/{TEI}body")
     if body is None:
         return
-    yield from _text(body)
+    whole = _TEXT(body)
+    yield from _text(body, whole)
     yield from _id_scheme(body)
-    yield from _chars(root, body)
+    yield from _chars(root, body, whole)
     yield from _header(root)
     squeezed: dict[str, str] = {}
-    for note in body.iter(f"{TEI}note"):
-        t = note.get("type")
-        if t == "shu":
-            yield from _shu(note, index)
-        elif t == "yinyi":
-            yield from _yinyi(note, index, squeezed)
+    for note in _SHU_NOTES(body):
+        yield from _shu(note, index)
+    for note in _GLOSSES(body):
+        yield from _yinyi(note, index, squeezed)
+
+
+# The notes the span rules look at, found in C: 疏 sections and sub-lemmas (not the quoted 疏
+# of small notes), and glosses that name a head and a target.
+_SHU_NOTES = etree.XPath(".//t:note[@type='shu'][not(@place)]", namespaces={"t": TEI[1:-1]})
+_GLOSSES = etree.XPath(".//t:note[@type='yinyi'][@target][t:term]", namespaces={"t": TEI[1:-1]})
+_TEXT = etree.XPath("string()")
 
 
 # One plain-string XPath per attribute: several times faster than a union with smart strings.
@@ -100,9 +106,8 @@ def _types(root) -> Iterator[tuple]:
                 yield el, "error", "ZS-TYPE-001", f"note @{attr}={v!r} is not a category of the declared taxonomy"
 
 
-def _text(body) -> Iterator[tuple]:
+def _text(body, whole: str) -> Iterator[tuple]:
     # One check over the whole text first; elements are visited only when it fails.
-    whole = "".join(body.itertext())
     bad_char = "\ufffd" in whole
     bad_nfc = not unicodedata.is_normalized("NFC", whole)
     if not (bad_char or bad_nfc):
@@ -131,8 +136,7 @@ def _unassigned(ch: str) -> bool:
     return unicodedata.category(ch) in ("Co", "Cn")
 
 
-def _chars(root, body) -> Iterator[tuple]:
-    whole = "".join(body.itertext())
+def _chars(root, body, whole: str) -> Iterator[tuple]:
     if not any(_unassigned(m.group()) for m in _SUSPECT.finditer(whole)):
         return
     glyphs = {g.get(XML_ID) for g in root.iterfind(f"{TEI}teiHeader//{TEI}charDecl/*")}
@@ -248,11 +252,11 @@ def _shu(note, ids) -> Iterator[tuple]:
     end = ids.get((note.get("targetEnd") or target)[1:])
     if start is None or end is None:
         return                                  # reported by ZS-PTR-001
-    quotes = ["".join(m.itertext()) for m in label.iterfind(f"{TEI}mentioned")]
+    quotes = [_TEXT(m) for m in label.iterfind(f"{TEI}mentioned")]
     if not quotes:
         return
     first = "jing"
-    if not sub and "".join(label.itertext()).lstrip().startswith(("注", "註")):
+    if not sub and (label.text or "").lstrip().startswith(("注", "註")):
         first = "zhu"
     for layer in (first, "zhu" if first == "jing" else "jing"):
         text = span_text(start, end, layer)
