@@ -1,3 +1,4 @@
+import functools
 import os
 import pathlib
 
@@ -37,3 +38,30 @@ def converted_004(tmp_path_factory):
     out = tmp_path_factory.mktemp("tei") / "004.xml"
     data, report = convert_file(str(SEED_004), str(out))
     return out, data, report
+
+
+@functools.cache
+def _tei_all_schema():
+    from lxml import etree
+    return etree.RelaxNG(etree.parse(str(TEI_ALL))) if TEI_ALL.exists() else None
+
+
+def convert_checked(text: str, meta: dict | None = None):
+    """Convert a test text and check what every output must keep: lossless, deterministic,
+    no conversion error, valid TEI (when ../shared is there). Returns (root, report)."""
+    from lxml import etree
+
+    from pipeline.chars import lossless_form
+    from pipeline.convert import convert_source
+    from pipeline.source import source_from_bytes
+    from pipeline.textlayers import layer_text
+    src = source_from_bytes(text.encode("utf-8"), "t.txt", meta=meta or {})
+    data, report = convert_source(src)
+    root = etree.fromstring(data)
+    assert layer_text(root, "all") == lossless_form(text)
+    assert convert_source(src)[0] == data
+    assert not report.errors, report.errors
+    schema = _tei_all_schema()
+    if schema is not None:
+        assert schema.validate(root), schema.error_log
+    return root, report

@@ -1,21 +1,15 @@
 """The 義疏 reader on shapes the seeds show only once or not at all."""
 from lxml import etree
 
-from pipeline.chars import lossless_form
-from pipeline.convert import convert_source
-from pipeline.source import source_from_bytes
-from pipeline.textlayers import layer_lines, layer_text
+from pipeline.textlayers import layer_lines
+
+from conftest import convert_checked
 
 NS = {"t": "http://www.tei-c.org/ns/1.0"}
 
 
 def convert(text: str):
-    src = source_from_bytes(text.encode("utf-8"), "y.txt")
-    data, report = convert_source(src)
-    root = etree.fromstring(data)
-    assert layer_text(root, "all") == lossless_form(text)
-    assert not report.errors
-    return root, report
+    return convert_checked(text)
 
 
 def test_unknown_scholar_is_declared_and_reported():

@@ -1,34 +1,15 @@
 """Where nothing marks the layers: the segmenter on the shapes the runon family takes."""
 from lxml import etree
 
-import functools
+from pipeline.textlayers import layer_lines
 
-from pipeline.chars import lossless_form
-from pipeline.convert import convert_source
-from pipeline.source import source_from_bytes
-from pipeline.textlayers import layer_lines, layer_text
-
-from conftest import TEI_ALL
+from conftest import convert_checked
 
 NS = {"t": "http://www.tei-c.org/ns/1.0"}
 
 
 def convert(text: str, work: str = "周禮注疏"):
-    """Convert, and check the invariants every output must keep."""
-    src = source_from_bytes(text.encode("utf-8"), "t.txt", meta={"work": work})
-    data, report = convert_source(src)
-    root = etree.fromstring(data)
-    assert layer_text(root, "all") == lossless_form(text)
-    assert convert_source(src)[0] == data
-    assert not report.errors
-    if TEI_ALL.exists():
-        assert _tei_all().validate(root), _tei_all().error_log
-    return root, report
-
-
-@functools.cache
-def _tei_all():
-    return etree.RelaxNG(etree.parse(str(TEI_ALL)))
+    return convert_checked(text, {"work": work})
 
 
 def test_two_groups_without_circle_and_lemmas_for_each():
