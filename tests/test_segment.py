@@ -1,5 +1,4 @@
 """Where nothing marks the layers: the segmenter on the shapes the runon family takes."""
-from lxml import etree
 
 from pipeline.textlayers import layer_lines
 
