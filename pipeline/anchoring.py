@@ -378,8 +378,8 @@ def resolve_group(units: list[Unit], shus: list[Shu], report: Report) -> None:
 
 _LAYER_NAME = {JING: "經", ZHU: "注"}
 
-# A sub-lemma opens a paragraph (“X”者) or follows 云 (云“X”者, 云“X”至“Y”).
-_SUB = re.compile(r"(?:^|云)“(?P<q1>[^“”]{1,80})”(?:至“(?P<q2>[^“”]{1,80})”)?(?P<zhe>者)?")
+# A sub-lemma opens a paragraph (“X”者) or follows 云 (云“X”者, 云“X”至“Y”); 「」 quote as “” do.
+_SUB = re.compile(r"(?:^|云)[“「](?P<q1>[^“”「」]{1,80})[”」](?:至[“「](?P<q2>[^“”「」]{1,80})[”」])?(?P<zhe>者)?")
 
 
 def _sublemmas(shu: Shu, stream, report: Report) -> None:

@@ -33,7 +33,7 @@ _DROPPED = (O, B)
 _SENTENCE_END = re.compile(r"[。？！；][”’」』）)]*")
 _TRAILING = set("，。；：？！、”’」』）)")
 _OPENING = set("“‘「『《（(")
-_SUBLEMMA = re.compile(r"(?:^|云)“([^“”]{2,80})”者")
+_SUBLEMMA = re.compile(r"(?:^|云)[“「]([^“”「」]{2,80})[”」]者")
 
 # Label confidences by how a boundary was found.
 CONF_DELIMITER, CONF_LEMMA, CONF_LEMMA_FUZZY, CONF_LINE = 1.0, 1.0, 0.8, 0.9

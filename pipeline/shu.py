@@ -15,10 +15,10 @@ from .model import JING, ZHU, Chuwen, Para, Pos, Shu, Token
 
 # How a 疏 block is announced: [疏] ［疏］ 【疏】 〔疏〕, or a bare 疏 right before its lemma or opener.
 MARK = re.compile(r"^(?:[\[［【〔]\s*(?P<mark>[疏疎])\s*[\]］】〕]"
-                  r"|(?P<bare>[疏疎])(?=\s*○?\s*(?:注|註)?“|\s*○?\s*(?:释|釋|正义|正義)曰))")
+                  r"|(?P<bare>[疏疎])(?=\s*○?\s*(?:注|註)?[“「]|\s*○?\s*(?:释|釋|正义|正義)曰))")
 OPENER = r"(?:释|釋)曰|正(?:义|義)曰"
-_LEMMA = (r"(?P<lemma>(?P<zhu>注|註)?“(?P<q1>[^“”○]{1,80})”"
-          r"(?:至“(?P<q2>[^“”○]{1,80})”)?(?P<tail>[。，]?))")
+_LEMMA = (r"(?P<lemma>(?P<zhu>注|註)?[“「](?P<q1>[^“”「」○]{1,80})[”」]"
+          r"(?:至[“「](?P<q2>[^“”「」○]{1,80})[”」])?(?P<tail>[。，]?))")
 SECTION = re.compile(_LEMMA + r"(?=○*(?:" + OPENER + r")|$)")      # matched at 0 and after ○
 # Which commentator a 疏 opener belongs to: 賈公彥 writes 釋曰, 孔穎達 正義曰.
 OPENER_RESP = (("释曰", "jiagongyan"), ("釋曰", "jiagongyan"), ("正义曰", "kongyingda"),
@@ -26,7 +26,7 @@ OPENER_RESP = (("释曰", "jiagongyan"), ("釋曰", "jiagongyan"), ("正义曰",
 
 
 # Unpunctuated texts (四庫) print the lemma without quotation marks: 公仪至闻也, 注仲子至立庶.
-_BARE_LEMMA = r"(?P<lemma>(?P<zhu>注|註)?(?P<q1>[^○“”至]{1,6}?)至(?P<q2>[^○“”至]{1,6}?)(?P<tail>)?)"
+_BARE_LEMMA = r"(?P<lemma>(?P<zhu>注|註)?(?P<q1>[^○“”「」至]{1,6}?)至(?P<q2>[^○“”「」至]{1,6}?)(?P<tail>)?)"
 BARE_SECTION = re.compile(_BARE_LEMMA + r"(?=○*(?:" + OPENER + r"))")
 
 
@@ -38,17 +38,17 @@ def mark_text(m: re.Match) -> str:
 
 
 def chuwen_tokens(m: re.Match) -> list[Token]:
-    """The lemma as printed, with each quote as a 'mentioned' token; concatenates back exactly."""
+    """The lemma as printed, with each quote as a 'mentioned' token; concatenates back exactly
+    (whatever quotation marks it uses: the text between the quotes is sliced, not rebuilt)."""
     out: list[Token] = []
-    if m.group("zhu"):
-        out.append(Token("text", m.group("zhu")))
-    quoted = m.group("lemma")[len(m.group("zhu") or ""):].startswith("“")
-    o, c = ("“", "”") if quoted else ("", "")
-    out += [Token("text", o), Token("mentioned", m.group("q1")), Token("text", c)]
-    if m.group("q2") is not None:
-        out += [Token("text", "至" + o), Token("mentioned", m.group("q2")), Token("text", c)]
-    if m.group("tail"):
-        out.append(Token("text", m.group("tail")))
+    at = m.start("lemma")
+    for g in ("q1", "q2"):
+        if m.group(g) is None:
+            continue
+        out.append(Token("text", m.string[at:m.start(g)]))
+        out.append(Token("mentioned", m.group(g)))
+        at = m.end(g)
+    out.append(Token("text", m.string[at:m.end("lemma")]))
     return [t for t in out if t.text]
 
 
@@ -57,13 +57,13 @@ def starts_section(text: str) -> bool:
     return bool(SECTION.match(text.lstrip("○")))
 
 
-_SHU_VOICE = re.compile(r"云“[^“”]{1,80}”者|(?:释|釋|正义|正義)曰")
+_SHU_VOICE = re.compile(r"云[“「][^“”「」]{1,80}[”」]者|(?:释|釋|正义|正義)曰")
 
 
 def looks_like_shu(text: str) -> bool:
     """Does an unmarked line read as 疏 (a file that starts in the middle of one)? The 疏 voice:
     an opener, or sub-lemmas `云“…”者` from its first characters."""
-    return (text.startswith("○") or opens_body(text) or bool(re.match(r"(?:云)?“[^“”]{1,80}”者", text))
+    return (text.startswith("○") or opens_body(text) or bool(re.match(r"(?:云)?[“「][^“”「」]{1,80}[”」]者", text))
             or len(_SHU_VOICE.findall(text[:400])) >= 2)
 
 

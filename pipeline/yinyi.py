@@ -9,8 +9,8 @@ import re
 
 from .model import Token
 
-_FANQIE = r"[^\s，。、；：“”○（）]{2}反"
-_ZHIYIN = r"音[^\s，。、；：“”○（）反]"
+_FANQIE = r"[^\s，。、；：“”「」○（）]{2}反"
+_ZHIYIN = r"音[^\s，。、；：“”「」○（）反]"
 _RUZI = r"如字"
 _PART = re.compile(f"(?P<fanqie>{_FANQIE})|(?P<ruzi>{_RUZI})|(?P<zhiyin>{_ZHIYIN})")
 # A gloss whose head is glued to its reading: 腐音辅, 大如字, 覆芳服反.
@@ -19,7 +19,7 @@ _HEAD_SEP = "，,"
 
 
 # A gloss runs to a 。 that is not inside quotation marks (下文注“道之”、“道宾”同。 is one gloss).
-_GLOSS = re.compile(r"(?:[^。“‘]|“[^”]*”?|‘[^’]*’?)+。?|。")
+_GLOSS = re.compile(r"(?:[^。“‘「『]|“[^”]*”?|‘[^’]*’?|「[^」]*」?|『[^』]*』?)+。?|。")
 
 
 # Unpunctuated glosses (四庫): a head of one or two characters, a reading, a closing remark.

@@ -195,7 +195,7 @@ class Builder:
     def _continues_shu(self, s: str) -> bool:
         text = self.shu_loc.text
         return (s.startswith("○") or opens_body(s) or starts_section(s)
-                or not text or bool(re.fullmatch(r"(?:注|註)?“[^“”]*”(?:至“[^“”]*”)?[。，]?○*", text)))
+                or not text or bool(re.fullmatch(r"(?:注|註)?[“「][^“”「」]*[”」](?:至[“「][^“”「」]*[”」])?[。，]?○*", text)))
 
     # -- blocks ------------------------------------------------------------------------------
     def close_shu(self) -> None:

@@ -20,7 +20,7 @@ from .common import Builder, RawLine, located
 NAME = "runon"
 DESCRIPTION = "注疏 with 經, 注 and 音義 run together, one line per paragraph, then [疏] lines"
 
-_SHU_LINE = re.compile(r"^\s*(?:[\[［【〔][疏疎][\]］】〕]|[疏疎](?=○?(?:注|註)?“))", re.M)
+_SHU_LINE = re.compile(r"^\s*(?:[\[［【〔][疏疎][\]］】〕]|[疏疎](?=○?(?:注|註)?[“「]))", re.M)
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 _PAREN_NOTE = re.compile(r"[。，；：、][（(][^）)]{2,}")
 
