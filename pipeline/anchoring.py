@@ -197,7 +197,7 @@ def locate(stream: Stream, quotes: list[str], lo: int = 0, hi: int | None = None
     return None
 
 
-_ABBREVIATED = re.compile(r"(?:以下|已下|云云)$")
+_ABBREVIATED = ("以下", "已下", "云云")
 
 
 def loose_tolerance(n: int) -> int:
@@ -238,7 +238,8 @@ def edit_distance(a: str, b: str, cap: int) -> int:
 
 def loose_quote(quote: str) -> str:
     """The characters a loose quote must match: squeezed, without a closing 以下 / 云云."""
-    return _ABBREVIATED.sub("", squeeze(quote))
+    q = squeeze(quote)
+    return q[:-2] if q.endswith(_ABBREVIATED) else q
 
 
 def locate_loose(stream: Stream, quote: str, lo: int = 0, hi: int | None = None) -> Span | None:

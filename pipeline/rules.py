@@ -37,51 +37,88 @@ RULES = {
 _ID_SCHEME = re.compile(r"^(?:d\d+(?:\.h|\.t\d+)?"
                         r"|u\d+(?:\.(?:[jzyqmna]\d+|n\d+|s\d+(?:\.\d+)?|c\d+(?:\.[qn]\d+)?))?"
                         r"|t\d+(?:\.n\d+)?|fw\d+)$")
+_ID_SCHEME_ALL = re.compile(f"(?:(?:{_ID_SCHEME.pattern[1:-1]})(?:\n|$))*", re.M)
 _SUSPECT = re.compile("[\ue000-\uf8ff\U000f0000-\U0010ffff\U00020000-\U0003ffff]")
 
 
 def check(tree) -> Iterator[tuple]:
     root = tree.getroot()
-    # Only elements that carry an id are visited; the attribute results know their element.
-    found = root.xpath("//@xml:id")
-    index = {str(v): v.getparent() for v in found}
-    if len(index) != len(found):
-        seen: set[str] = set()
-        for v in found:
-            if v in seen:
-                yield v.getparent(), "error", "ZS-ID-001", f"duplicate xml:id {str(v)!r}"
-            seen.add(str(v))
-    yield from _pointers(root, index.keys())
-    yield from _types(root)
     body = root.find(f"{TEI}text/{TEI}body")
+    w = _Walk(root, body)
+    index = dict(w.ids)
+    if len(index) != len(w.ids):
+        seen: set[str] = set()
+        for v, el in w.ids:
+            if v in seen:
+                yield el, "error", "ZS-ID-001", f"duplicate xml:id {v!r}"
+            seen.add(v)
+    yield from _pointers(root, w.pointers, index.keys())
+    yield from _types(root, w.note_values)
     if body is None:
         return
     whole = _TEXT(body)
     yield from _text(body, whole)
-    yield from _id_scheme(body)
+    yield from _id_scheme(w.body_ids)
     yield from _chars(root, body, whole)
     yield from _header(root)
-    squeezed: dict[str, str] = {}
-    for note in _SHU_NOTES(body):
+    for note in w.shu_notes:
         yield from _shu(note, index)
-    for note in _GLOSSES(body):
+    squeezed: dict[str, str] = {}
+    for note in w.glosses:
         yield from _yinyi(note, index, squeezed)
 
 
-# The notes the span rules look at, found in C: 疏 sections and sub-lemmas (not the quoted 疏
-# of small notes), and glosses that name a head and a target.
-_SHU_NOTES = etree.XPath(".//t:note[@type='shu'][not(@place)]", namespaces={"t": TEI[1:-1]})
-_GLOSSES = etree.XPath(".//t:note[@type='yinyi'][@target][t:term]", namespaces={"t": TEI[1:-1]})
+class _Walk:
+    """What the rules need, gathered in one walk over the elements (several XPaths over the
+    same tree cost more): ids with their elements (the body's apart, for the scheme), pointer
+    values by attribute, the note types used, and the 疏 and 音義 notes of the body."""
+
+    def __init__(self, root, body):
+        self.ids: list[tuple[str, object]] = []
+        self.body_ids: list[tuple[str, object]] = []
+        self.pointers: dict[str, set[str]] = {a: set() for a in POINTERS}
+        self.note_values: set[tuple[str, str]] = set()
+        self.shu_notes: list = []
+        self.glosses: list = []
+        for top in root.iterchildren("*"):
+            parts = top.iterchildren("*") if top.tag == _TEXT_TAG else (top,)
+            for part in parts:
+                self._walk(part, part is body, top.tag == _TEXT_TAG)
+        for el in (root, root.find(_TEXT_TAG)):      # the two elements not walked
+            for k, v in (el.items() if el is not None else ()):
+                if k == XML_ID:
+                    self.ids.append((v, el))
+                elif k in self.pointers:
+                    self.pointers[k].add(v)
+        self.ids += self.body_ids
+
+    def _walk(self, top, in_body: bool, in_text: bool) -> None:
+        ids = self.body_ids if in_body else self.ids
+        pointers = self.pointers
+        for el in top.iter("*"):
+            note = in_text and el.tag == _NOTE
+            for k, v in el.items():
+                if k == XML_ID:
+                    ids.append((v, el))
+                elif k in pointers:
+                    pointers[k].add(v)
+                elif note and k in ("type", "subtype"):
+                    self.note_values.add((k, v))
+            if note and in_body:
+                kind = el.get("type")
+                if kind == "shu" and el.get("place") is None:
+                    self.shu_notes.append(el)
+                elif kind == "yinyi" and el.get("target") is not None:
+                    self.glosses.append(el)
+
+
+_TEXT_TAG = f"{TEI}text"
+_NOTE = f"{TEI}note"
 _TEXT = etree.XPath("string()")
 
 
-# One plain-string XPath per attribute: several times faster than a union with smart strings.
-_POINTER_XPATHS = {a: etree.XPath(f"//@{a}", smart_strings=False) for a in POINTERS}
-
-
-def _pointers(root, ids) -> Iterator[tuple]:
-    for attr, values in _POINTER_XPATHS.items():
-        vals = set(values(root))
+def _pointers(root, found: dict[str, set[str]], ids) -> Iterator[tuple]:
+    for attr, vals in found.items():
         simple = {v[1:] for v in vals if v[:1] == "#" and " " not in v}
         bad = {v for v in vals if v[:1] != "#" or " " in v} if len(simple) != len(vals) else set()
         bad = {v for v in bad if not all(r.startswith("#") and r[1:] in ids for r in v.split())}
@@ -97,8 +134,10 @@ def _pointers(root, ids) -> Iterator[tuple]:
                                f"@{attr} {ref!r} does not resolve to an xml:id in this file")
 
 
-def _types(root) -> Iterator[tuple]:
+def _types(root, used: set[tuple[str, str]]) -> Iterator[tuple]:
     declared = {c.get(XML_ID) for c in root.iterfind(f"{TEI}teiHeader//{TEI}taxonomy//{TEI}category")}
+    if all(v in declared for _, v in used):
+        return
     for el in root.iterfind(f"{TEI}text//{TEI}note"):
         for attr in ("type", "subtype"):
             v = el.get(attr)
@@ -122,14 +161,14 @@ def _text(body, whole: str) -> Iterator[tuple]:
                 yield el, "error", "ZS-TEXT-001", "text is not in Unicode NFC"
 
 
-_BODY_IDS = etree.XPath("//t:text//@xml:id", namespaces={"t": TEI[1:-1]})
-
-
-def _id_scheme(body) -> Iterator[tuple]:
-    for v in _BODY_IDS(body):
+def _id_scheme(body_ids) -> Iterator[tuple]:
+    ids = [v for v, _ in body_ids]
+    if _ID_SCHEME_ALL.fullmatch("\n".join(ids)):   # one C call for the usual, clean case
+        return
+    for v, el in body_ids:
         if not _ID_SCHEME.match(v):
-            yield (v.getparent(), "error", "ZS-ID-002",
-                   f"xml:id {str(v)!r} is not in the documented scheme (see docs/design.md)")
+            yield (el, "error", "ZS-ID-002",
+                   f"xml:id {v!r} is not in the documented scheme (see docs/design.md)")
 
 
 def _unassigned(ch: str) -> bool:
@@ -217,6 +256,8 @@ def _pieces_from(first):
 def span_text(start, end, layer: str) -> str:
     """The text of `layer` from the start of `start` to the end of `end` (pieces or anchors in
     them), piece by piece in document order."""
+    if start is end and start.tag != ANCHOR:     # the usual span: one whole piece
+        return "".join(start.itertext()) if _piece_layer(start) == layer else ""
     p0 = start.getparent() if start.tag == ANCHOR else start
     p1 = end.getparent() if end.tag == ANCHOR else end
     out: list[str] = []
@@ -252,7 +293,7 @@ def _shu(note, ids) -> Iterator[tuple]:
     end = ids.get((note.get("targetEnd") or target)[1:])
     if start is None or end is None:
         return                                  # reported by ZS-PTR-001
-    quotes = [_TEXT(m) for m in label.iterfind(f"{TEI}mentioned")]
+    quotes = ["".join(m.itertext()) for m in label.iterfind(f"{TEI}mentioned")]
     if not quotes:
         return
     first = "jing"

@@ -14,6 +14,7 @@ from .errors import PipelineError
 MAX_BYTES = 200 * 1024 * 1024
 MAX_DEPTH = 256                 # libxml2's own bound without XML_PARSE_HUGE
 _DTD = re.compile(rb"<!DOCTYPE|<!ENTITY", re.I)
+_DECL = re.compile(rb"(?:\xef\xbb\xbf)?<\?xml\s[^<>]*\?>")
 _PI = etree.XPath("//processing-instruction()")
 
 
@@ -49,7 +50,10 @@ def parse_bytes(data: bytes, name: str, max_bytes: int = MAX_BYTES, max_depth: i
         msg = e.msg.split(",", 1)[0] if "Excessive depth" in e.msg else e.msg
         raise PipelineError(f"not well-formed XML: {msg}", name, line, col) from None
     tree = root.getroottree()
-    pis = _PI(tree)
+    # Only a document with `<?` beyond its XML declaration can hold one (or a comment or
+    # CDATA quoting it): the tree is searched then, and not for every clean file.
+    decl = _DECL.match(data)
+    pis = _PI(tree) if data.find(b"<?", decl.end() if decl else 0) != -1 else None
     if pis:
         raise PipelineError(f"processing instruction <?{pis[0].target} …?> refused (untrusted XML "
                             "may not ask for stylesheets or other processing)", name,
