@@ -45,8 +45,13 @@ class _Renderer:
         for name, value in (params or {}).items():
             self.exe.set_parameter(name, self.proc.make_string_value(value))
 
-    def render(self, tree: etree._ElementTree, name: str) -> str:
-        text = etree.tostring(tree, encoding="unicode")   # no XML declaration: it is a str now
+    def render(self, tree: etree._ElementTree, name: str, data: bytes | None = None) -> str:
+        """The page for `tree`; `data`, the bytes it was parsed from, spares serialising it again
+        when they are UTF-8 (the bytes were checked by xmlsafe: the same document either way)."""
+        if data is not None and (tree.docinfo.encoding or "").upper() == "UTF-8":
+            text = data.decode("utf-8-sig")
+        else:
+            text = etree.tostring(tree, encoding="unicode")   # no XML declaration: it is a str now
         try:
             node = self.proc.parse_xml(xml_text=text, encoding="UTF-8")
             out = self.exe.transform_to_string(xdm_node=node)
@@ -139,9 +144,10 @@ def render_html(paths: list[str], out_dir: str) -> list[str]:
     written, entries = [], []
     # One file at a time, so a large corpus never sits in memory whole.
     for p, name in zip(paths, names):
-        tree = xmlsafe.parse_file(p)
+        data = xmlsafe.read_bytes(p)
+        tree = xmlsafe.parse_bytes(data, p)
         _check_tei(tree, p)
-        page = renderer.render(tree, p)
+        page = renderer.render(tree, p, data)
         target = os.path.join(out_dir, name)
         _write(target, page)
         written.append(target)

@@ -63,12 +63,15 @@ def parse_bytes(data: bytes, name: str, max_bytes: int = MAX_BYTES, max_depth: i
     return tree
 
 
-def parse_file(path: str, **limits):
+def read_bytes(path: str) -> bytes:
     try:
         with open(path, "rb") as f:
-            data = f.read()
+            return f.read()
     except IsADirectoryError:
         raise PipelineError("is a directory", path) from None
     except OSError as e:
         raise PipelineError(f"cannot read: {e.strerror}", path) from None
-    return parse_bytes(data, path, **limits)
+
+
+def parse_file(path: str, **limits):
+    return parse_bytes(read_bytes(path), path, **limits)
