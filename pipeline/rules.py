@@ -212,11 +212,14 @@ ANCHOR = f"{TEI}anchor"
 def _piece_layer(piece) -> str | None:
     """The layer of a piece of a unit: a seg is 經, an inline note its @type."""
     tag = piece.tag
-    if tag == f"{TEI}seg":
+    if tag == _SEG:
         return "jing"
-    if tag == f"{TEI}note":
+    if tag == _NOTE:
         return piece.get("type")
     return None
+
+
+_SEG = f"{TEI}seg"
 
 
 def _after(point, stop=None) -> str:
@@ -275,25 +278,31 @@ def span_text(start, end, layer: str) -> str:
     return "".join(out)
 
 
+_P, _MENTIONED = f"{TEI}p", f"{TEI}mentioned"
+_CHUWEN = f"{TEI}label[@type='chuwen']"
+
+
 def _shu(note, ids) -> Iterator[tuple]:
     """A 疏 section (quotes in its chuwen label) or a sub-lemma (quotes opening its paragraph)
     agrees with the span it points at."""
-    sub = note.get("subtype") == "sublemma"
-    label = note.find(f"{TEI}p") if sub else note.find(f"{TEI}label[@type='chuwen']")
-    target = note.get("target")
+    subtype = note.get("subtype")
+    sub = subtype == "sublemma"
+    label = note.find(_P) if sub else note.find(_CHUWEN)
     if label is None:
         return
+    target = note.get("target")
     if target is None:
-        if note.get("subtype") != "detached" and not sub:
+        if subtype != "detached" and not sub:
             yield note, "warning", "ZS-SHU-002", "疏 quotes a lemma but points at no span"
         elif sub:
             yield note, "error", "ZS-SHU-002", "sub-lemma points at no span"
         return
     start = ids.get(target[1:])
-    end = ids.get((note.get("targetEnd") or target)[1:])
+    target_end = note.get("targetEnd")
+    end = start if target_end is None else ids.get(target_end[1:])
     if start is None or end is None:
         return                                  # reported by ZS-PTR-001
-    quotes = ["".join(m.itertext()) for m in label.iterfind(f"{TEI}mentioned")]
+    quotes = ["".join(m.itertext()) for m in label.iterfind(_MENTIONED)]
     if not quotes:
         return
     first = "jing"
