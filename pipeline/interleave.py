@@ -11,7 +11,12 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-TR_MARK = "译"
+TR_MARKS = ("译", "譯")                # the simplified and the traditional form
+
+
+def tr_mark(line: str) -> str:
+    """The 译 a translation line opens with, or ''."""
+    return line[0] if line.startswith(TR_MARKS) else ""
 # Words of modern Chinese that classical prose does not use.
 _MODERN = re.compile(r"[的了们这那么吗呢着]|没有|因为|所以|如果|可以|就是|什么|怎么|意思|以及|于是|"
                      r"报告|结束|进行|表示|但是|已经|应该|能够|通过|对于|关于|认为|时候|之后|"
@@ -56,7 +61,7 @@ def find(lines: dict[int, str], furniture: set[int] = frozenset()) -> Layout:
     nums = sorted(lines)
     text = [lines[n].strip() for n in nums]
     furn = {i for i, n in enumerate(nums) if n in furniture}
-    starts = [i for i, t in enumerate(text) if t.startswith(TR_MARK)]
+    starts = [i for i, t in enumerate(text) if t.startswith(TR_MARKS)]
     out = Layout()
     prev_end = 0
     for k, t in enumerate(starts):

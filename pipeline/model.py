@@ -181,6 +181,7 @@ class Translation:
     mark: str = ""
     original: object | None = None         # the block it translates
     copy: bool = False                     # a near-copy of the original, not a translation
+    lang: str = "zh-Hans"                  # zh-Hant for a translation in traditional script
     id: str = ""
 
 

@@ -86,6 +86,9 @@ def _esc(s: str) -> str:
     return s
 
 
+_SCRIPT = {"zh-Hans": "simplified", "zh-Hant": "traditional"}
+
+
 def _attrs(attrs: dict) -> str:
     out = []
     for k, v in attrs.items():
@@ -103,7 +106,7 @@ class _Writer:
     def __init__(self, doc: Document, report: Report | None):
         self.doc, self.report = doc, report
         self.glyphs: set[str] = set()
-        self.has_translation = False
+        self.translation_langs: set[str] = set()
         self.out: list[str] = []
 
     # -- text ------------------------------------------------------------------------------------
@@ -198,11 +201,11 @@ class _Writer:
         self.out.append("</note>\n")
 
     def translation(self, t: Translation) -> None:
-        self.has_translation = True
+        self.translation_langs.add(t.lang)
         self.out.append("<ab" + _attrs(dict(
             type=TRANSLATION, subtype="copy" if t.copy else None, xml_id=t.id,
             corresp=_ref(t.original.id) if t.original is not None else None)) +
-            ' xml:lang="zh-Hans">')
+            f' xml:lang="{t.lang}">')
         if t.mark:
             self.el("label", t.mark, type="mark")
         self.parts(t.parts)
@@ -364,8 +367,8 @@ class _Writer:
         pd = _el(h, "profileDesc")
         lu = _el(pd, "langUsage")
         _el(lu, "language", "Literary Chinese (文言)", ident="lzh")
-        if self.has_translation:
-            _el(lu, "language", "Modern Chinese, simplified script (translation)", ident="zh-Hans")
+        for lang in sorted(self.translation_langs):
+            _el(lu, "language", f"Modern Chinese, {_SCRIPT[lang]} script (translation)", ident=lang)
         if m.classification:
             tc = _el(pd, "textClass")
             _el(tc, "classCode", m.classification, scheme="#siku")

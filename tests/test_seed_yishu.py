@@ -204,3 +204,14 @@ def test_text_filters(conv, run):
     assert out.splitlines()[0].startswith("案不筵几")
     code, out, _ = run("text", conv["001"][0], "--layer", "translation")
     assert out.splitlines()[0] == "译以六德六行为根本。」"
+
+
+def test_translation_marked_in_traditional_script():
+    """Runs opened by 譯 (traditional) are found as 译 runs are, and labelled zh-Hant."""
+    from conftest import convert_checked
+    root, report = convert_checked(S001.read_text(encoding="utf-8").replace("\n译", "\n譯"))
+    tr = root.xpath("//t:ab[@type='translation']", namespaces=NS)
+    marks = root.xpath("//t:ab[@type='translation']/t:label[@type='mark']", namespaces=NS)
+    assert len(tr) > 20 and marks and all(m.text == "譯" for m in marks)
+    assert {t.get("{http://www.w3.org/XML/1998/namespace}lang") for t in tr} == {"zh-Hant"}
+    assert root.xpath("//t:langUsage/t:language/@ident", namespaces=NS) == ["lzh", "zh-Hant"]

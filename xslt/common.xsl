@@ -473,7 +473,7 @@
     <xsl:apply-templates/>
   </xsl:template>
 
-  <!-- One line of a translation (ab[@type='translation'], in zh-Hans): the context item. -->
+  <!-- One line of a translation (ab[@type='translation'], in zh-Hans or zh-Hant): the context item. -->
   <xsl:template name="zs:translation">
     <!-- $id: its xml:id -->
     <xsl:param name="id" as="xs:string"/>

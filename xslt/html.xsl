@@ -11,7 +11,7 @@
   The 欽定三禮義疏: each 義疏 block follows its unit, its category (正義, 辨正 …) set as a coloured
   tag and each quotation opening with the scholar's name in bold (a link to the list of
   commentators); the compilers' 案 is a boxed block; small-character notes run in small type,
-  coloured by kind; a modern translation line is indented and grey (lang zh-Hans); page furniture
+  coloured by kind; a modern translation line is indented and grey (lang zh-Hans, or zh-Hant); page furniture
   is a muted line, a closing 右… line is set apart at the end of its section.
 
   Every element of a layer carries data-layer: jing, zhu, yinyi, shu, que, yishu, an, translation,

@@ -95,6 +95,7 @@ class _Reader:
         self.last = None                   # kind of the previous original content line
         self.last_text = ""
         self.crossed = False               # a translation run since the last original line
+        self.tr_lang = "zh-Hans"            # the script of the current translation run
         self.line_block: dict[int, object] = {}
         self.printed: dict[str, object] = {}      # furniture text → its first printing
         self.repeats: list[int] = []
@@ -286,11 +287,13 @@ class _Reader:
             self.b.furniture(Fw(s, pos, kind, same_as=first))
             self.repeats.append(n)
         else:
-            mark = interleave.TR_MARK if s.startswith(interleave.TR_MARK) else ""
+            mark = interleave.tr_mark(s)
             original = self.line_block.get(self.layout.translation.get(n))
             copy = any(r == n for r, _, _ in self.layout.copies)
             parts = self._parts(s[len(mark):], Pos(pos.line, pos.col + len(mark)))
-            self.b.block(Translation(parts, pos, mark, original, copy))
+            if mark:        # a run opens with the mark, whose script is the run's: 译 or 譯
+                self.tr_lang = "zh-Hant" if mark == "譯" else "zh-Hans"
+            self.b.block(Translation(parts, pos, mark, original, copy, self.tr_lang))
         self.crossed = True
 
     def report_layout(self) -> None:
