@@ -17,8 +17,12 @@ def summary(files: list[str], issues: list[Issue]) -> str:
     errors = sum(i.level in ("error", "fatal") for i in issues)
     warnings = sum(i.level == "warning" for i in issues)
     bad = len({i.file for i in issues if i.level in ("error", "fatal")})
-    return (f"{len(files)} files checked, {len(files) - bad} valid, {bad} invalid; "
-            f"{errors} errors, {warnings} warnings")
+    return (f"{_n(len(files), 'file')} checked, {len(files) - bad} valid, {bad} invalid; "
+            f"{_n(errors, 'error')}, {_n(warnings, 'warning')}")
+
+
+def _n(k: int, noun: str) -> str:
+    return f"{k} {noun}" + ("" if k == 1 else "s")
 
 
 def render(fmt: str, files: list[str], issues: list[Issue]) -> str:
