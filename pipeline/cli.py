@@ -51,12 +51,13 @@ def _format_choices() -> list[str]:
 @click.option("--work", help="Title of the work (e.g. 周禮注疏), when neither the text nor a .meta.json sidecar names it.")
 @click.option("--encoding", help="Source encoding (default: detect UTF-8/UTF-16 BOM, else UTF-8, GB18030, Big5).")
 @click.option("-q", "--quiet", is_flag=True, help="Print errors only, not warnings and the summary.")
-def convert(sources, output, fmt, report_path, work, encoding, quiet):
+@click.option("-j", "--jobs", type=click.IntRange(1, 64), default=1, show_default=True, help="Convert in this many processes (output and messages stay in input order).")
+def convert(sources, output, fmt, report_path, work, encoding, quiet, jobs):
     """Convert plain-text editions to TEI.
 
     SOURCES are files, or directories whose *.txt files are converted (then -o names a directory).
     """
-    from .convert import convert_file, sources_in
+    from .convert import convert_files, sources_in
     from .report import write_reports
     try:
         files = sources_in(list(sources))
@@ -68,15 +69,15 @@ def convert(sources, output, fmt, report_path, work, encoding, quiet):
         _fail(PipelineError("several sources need -o DIR"))
         sys.exit(EXIT_UNUSABLE)
     reports, status = [], EXIT_OK
+    pairs = []
     for path in files:
         if output and (many or os.path.isdir(output) or output.endswith(os.sep)):
-            out = os.path.join(output, os.path.splitext(os.path.basename(path))[0] + ".xml")
+            pairs.append((path, os.path.join(output, os.path.splitext(os.path.basename(path))[0] + ".xml")))
         else:
-            out = output
-        try:
-            data, report = convert_file(path, out, fmt, work, encoding)
-        except PipelineError as e:
-            _fail(e)
+            pairs.append((path, output))
+    for (path, out), (_, data, report, error) in zip(pairs, convert_files(pairs, fmt, work, encoding, jobs)):
+        if error is not None:
+            _fail(error)
             status = EXIT_UNUSABLE
             continue
         if report_path:

@@ -78,3 +78,28 @@ def sources_in(paths: list[str], pattern_ext: str = ".txt") -> list[str]:
         else:
             out.append(p)
     return out
+
+
+def _convert_job(job: tuple) -> tuple[str | None, bytes | None, Report | None, PipelineError | None]:
+    """One file of convert_files: what it returns instead of raising, so a pool can carry it."""
+    path, out, fmt, work, encoding, keep = job
+    try:
+        data, report = convert_file(path, out, fmt, work, encoding)
+    except PipelineError as e:
+        return path, None, None, e
+    return path, data if keep else None, report, None
+
+
+def convert_files(jobs_in: list[tuple[str, str | None]], fmt: str = "auto", work: str | None = None,
+                  encoding: str | None = None, jobs: int = 1):
+    """Convert (source, output) pairs, yielding (source, TEI bytes or None, report, error) in
+    input order. With jobs > 1 files are converted in that many processes (the readers are pure
+    Python: threads would share one core); the TEI bytes come back only for outputs that are not
+    written to a file."""
+    work_items = [(p, out, fmt, work, encoding, out is None) for p, out in jobs_in]
+    if jobs <= 1 or len(work_items) < 2:
+        yield from map(_convert_job, work_items)
+        return
+    from concurrent.futures import ProcessPoolExecutor
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        yield from pool.map(_convert_job, work_items, chunksize=1)

@@ -110,3 +110,21 @@ def test_console_script_has_no_traceback(tmp_path):
     p.write_bytes(b"\x00\x01\x02" * 100)
     r = subprocess.run([exe, "convert", str(p)], capture_output=True, text=True)
     assert r.returncode == 2 and "Traceback" not in r.stderr and "junk.txt" in r.stderr
+
+
+def test_convert_in_processes_is_the_same_conversion(run, tmp_path):
+    """-j 2 writes the same bytes, reports and messages, in input order, as one process, and a
+    bad source among good ones is reported in its place with exit 2."""
+    bad = tmp_path / "empty.txt"
+    bad.write_text("", encoding="utf-8")
+    args = (ROOT / "corpus", bad)
+    one = run("convert", *args, "-o", tmp_path / "one", "--report", tmp_path / "one.json")
+    two = run("convert", *args, "-o", tmp_path / "two", "--report", tmp_path / "two.json", "-j", "2")
+    assert one[0] == two[0] == 2
+    assert one[2].replace(str(tmp_path / "one"), "") == two[2].replace(str(tmp_path / "two"), "")
+    assert "empty.txt" in one[2].splitlines()[-1]
+    assert (tmp_path / "one.json").read_bytes() == (tmp_path / "two.json").read_bytes()
+    names = sorted(os.listdir(tmp_path / "one"))
+    assert len(names) == 5 and names == sorted(os.listdir(tmp_path / "two"))
+    for n in names:
+        assert (tmp_path / "one" / n).read_bytes() == (tmp_path / "two" / n).read_bytes()
