@@ -24,8 +24,12 @@ demo: $(STAMP)
 	$(BIN)/zhushu render html $(BUILD)/tei -o $(BUILD)/site
 	@echo "web edition: $(BUILD)/site/index.html"
 
-## test: the whole test suite (validates tei/ too)
+# What the browser tests drive: Debian's Chromium (never a downloaded browser) and CJK fonts.
+BROWSER_PKGS := /usr/bin/chromium:chromium /usr/share/fonts/opentype/noto/NotoSerifCJK-Regular.ttc:fonts-noto-cjk
+
+## test: the whole test suite (validates tei/ too; drives the web edition in headless Chromium)
 test: $(STAMP)
+	@sh scripts/need-packages.sh $(BROWSER_PKGS)
 	$(BIN)/python -m pytest
 
 ## tei: regenerate the archival TEI in tei/ from corpus/ (review the diff before committing)

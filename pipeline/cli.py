@@ -185,13 +185,16 @@ def render():
 @render.command("html")
 @click.argument("paths", nargs=-1, required=True, type=click.Path())
 @click.option("-o", "--output", required=True, type=click.Path(), help="Directory for the site.")
-def render_html_cmd(paths, output):
-    """Write the web edition of TEI files (or directories of *.xml) into a directory."""
+@click.option("-j", "--jobs", type=click.IntRange(1, 64), default=1, show_default=True, help="Render in this many processes.")
+def render_html_cmd(paths, output, jobs):
+    """Write the web edition of TEI files (or directories of *.xml) into a directory: one page
+    per file, an index of works and 卷 (index.html), a persons index (persons.html) and the
+    shared CSS and JS (assets/)."""
     from .render import render_html
     files = _xml_files(paths)
     try:
-        written = render_html(files, output)
+        written = render_html(files, output, jobs)
     except PipelineError as e:
         _fail(e)
         sys.exit(EXIT_UNUSABLE)
-    click.echo(f"wrote {len(written) - 1} pages and index.html to {output}", err=True)
+    click.echo(f"wrote {len(written) - 2} pages, index.html and persons.html to {output}", err=True)

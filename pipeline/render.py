@@ -6,18 +6,17 @@ that already-checked text, never a file name or URI, so it cannot be led to load
 """
 from __future__ import annotations
 
-import html
 import os
-from urllib.parse import quote
+import shutil
 
 from lxml import etree
 
-from . import resources, xmlsafe
+from . import resources, site, xmlsafe
 from .errors import PipelineError
 
 TEI_NS = "http://www.tei-c.org/ns/1.0"
 _T = "{%s}" % TEI_NS
-INDEX = "index.html"
+INDEX = site.INDEX
 
 
 def _saxon_message(e: Exception) -> str:
@@ -62,17 +61,21 @@ class _Renderer:
         return out
 
 
-def _title(tree: etree._ElementTree) -> str:
-    """The same title the page shows (zs:title in common.xsl): main, else work + juan."""
+def _title_parts(tree: etree._ElementTree) -> tuple[str, str, str]:
+    """(main title, work, 卷) from titleStmt, whitespace normalised; '' where absent."""
     ts = tree.find(f"{_T}teiHeader/{_T}fileDesc/{_T}titleStmt")
-    if ts is None:
-        return "未題名"
 
     def title(kind: str) -> str:
-        e = ts.find(f"{_T}title[@type='{kind}']")
+        e = ts.find(f"{_T}title[@type='{kind}']") if ts is not None else None
         return " ".join("".join(e.itertext()).split()) if e is not None else ""
 
-    return title("main") or " ".join(x for x in (title("work"), title("juan")) if x) or "未題名"
+    return title("main"), title("work"), title("juan")
+
+
+def _title(tree: etree._ElementTree) -> str:
+    """The same title the page shows (zs:title in common.xsl): main, else work + juan."""
+    main, work, juan = _title_parts(tree)
+    return main or " ".join(x for x in (work, juan) if x) or "未題名"
 
 
 def _check_tei(tree: etree._ElementTree, name: str) -> None:
@@ -88,8 +91,8 @@ def _output_names(paths: list[str]) -> list[str]:
     out = []
     for p in paths:
         base = os.path.splitext(os.path.basename(p))[0] + ".html"
-        if base == INDEX:
-            raise PipelineError(f"output {base} would overwrite the page index", p)
+        if base in (INDEX, site.PERSONS):
+            raise PipelineError(f"output {base} would overwrite the site's {base}", p)
         if base in names:
             raise PipelineError(f"output {base} would also be written for {names[base]}", p)
         names[base] = p
@@ -97,66 +100,60 @@ def _output_names(paths: list[str]) -> list[str]:
     return out
 
 
-def _index_page(entries: list[tuple[str, str]]) -> str:
-    items = "\n".join(f'<li><a href="{html.escape(quote(href), quote=True)}">{html.escape(title)}</a></li>'
-                      for href, title in entries)
-    return f"""<!DOCTYPE html>
-<html lang="lzh">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="generator" content="Zhushu">
-<title>目錄</title>
-<style>
-html {{ background: #fbf8f1; color: #1d1a16; }}
-body {{ margin: 0 auto; max-width: 40rem; padding: 2rem 1.5rem 4rem; font-size: 17px; line-height: 1.9;
-       font-family: "Noto Serif CJK TC", "Noto Serif CJK SC", "Source Han Serif TC", "Source Han Serif SC",
-                    "Songti TC", "Songti SC", "MingLiU", "SimSun", serif; }}
-h1 {{ text-align: center; letter-spacing: .5em; border-bottom: 3px double #ddd2bd; padding-bottom: .5rem; }}
-ul {{ list-style: none; padding: 0; }}
-li {{ padding: .4rem 0; border-bottom: 1px solid #ddd2bd; font-size: 1.2rem; }}
-a {{ color: #8e2a1c; text-decoration: none; }}
-a:hover {{ text-decoration: underline; }}
-</style>
-</head>
-<body>
-<h1>目錄</h1>
-<ul>
-{items}
-</ul>
-</body>
-</html>
-"""
-
-
-def render_html(paths: list[str], out_dir: str) -> list[str]:
-    """Render each TEI file to <out_dir>/<basename>.html and write <out_dir>/index.html listing
-    them. Returns the paths written, pages first (in input order), then the index.
+def render_html(paths: list[str], out_dir: str, jobs: int = 1) -> list[str]:
+    """Render each TEI file to <out_dir>/<basename>.html, copy the shared CSS and JS into
+    <out_dir>/assets/, and write the index of works and 卷 and the persons index. Returns the
+    paths written: pages (in input order), index.html, persons.html. With jobs > 1 pages are
+    rendered in that many processes (Saxon holds the GIL), each compiling the stylesheet once.
     Raises PipelineError naming the file on unsafe, malformed or non-TEI input."""
     paths = list(paths)
     names = _output_names(paths)
     try:
-        os.makedirs(out_dir, exist_ok=True)
+        os.makedirs(os.path.join(out_dir, ASSETS), exist_ok=True)
     except OSError as e:
         raise PipelineError(f"cannot create output directory: {e.strerror}", out_dir) from None
+    for asset in _ASSET_FILES:
+        shutil.copyfile(resources.path("xslt", f"assets/{asset}"), os.path.join(out_dir, ASSETS, asset))
 
-    renderer = _Renderer(resources.path("xslt", "html.xsl"), {"index-href": INDEX})
-    written, entries = [], []
-    # One file at a time, so a large corpus never sits in memory whole.
-    for p, name in zip(paths, names):
-        data = xmlsafe.read_bytes(p)
-        tree = xmlsafe.parse_bytes(data, p)
-        _check_tei(tree, p)
-        page = renderer.render(tree, p, data)
-        target = os.path.join(out_dir, name)
-        _write(target, page)
-        written.append(target)
-        entries.append((name, _title(tree)))
-
-    index = os.path.join(out_dir, INDEX)
-    _write(index, _index_page(entries))
-    written.append(index)
+    work_items = [(p, os.path.join(out_dir, n)) for p, n in zip(paths, names)]
+    if jobs <= 1 or len(work_items) < 2:
+        renderer = _new_renderer()
+        infos = [_render_page(item, renderer) for item in work_items]
+    else:
+        from concurrent.futures import ProcessPoolExecutor
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            infos = list(pool.map(_render_page, work_items, chunksize=1))
+    written = [target for _, target in work_items]
+    for name, text in ((INDEX, site.index_page(infos, ASSETS + "/")),
+                       (site.PERSONS, site.persons_page(infos, ASSETS + "/"))):
+        _write(os.path.join(out_dir, name), text)
+        written.append(os.path.join(out_dir, name))
     return written
+
+
+ASSETS = "assets"
+_ASSET_FILES = ("zhushu.css", "zhushu.js")
+_renderer: _Renderer | None = None              # a worker process's own, compiled on first use
+
+
+def _new_renderer() -> _Renderer:
+    return _Renderer(resources.path("xslt", "html.xsl"), {"index-href": INDEX, "assets-href": ASSETS + "/"})
+
+
+def _render_page(item: tuple[str, str], renderer: _Renderer | None = None) -> site.PageInfo:
+    """One page; what the index pages need from it comes back (a file is parsed once)."""
+    global _renderer
+    path, target = item
+    if renderer is None:
+        if _renderer is None:
+            _renderer = _new_renderer()
+        renderer = _renderer
+    data = xmlsafe.read_bytes(path)
+    tree = xmlsafe.parse_bytes(data, path)
+    _check_tei(tree, path)
+    _write(target, renderer.render(tree, path, data))
+    main, work, juan = _title_parts(tree)
+    return site.page_info(tree, os.path.basename(target), _title(tree), work, juan)
 
 
 def _write(path: str, text: str) -> None:

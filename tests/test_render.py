@@ -48,13 +48,27 @@ def ids(doc):
     return {e.get("id") for e in doc.iter() if e.get("id") is not None}
 
 
+def links(e):
+    """The hrefs of the links in e, leaving out the permalinks every unit, piece and block has."""
+    return [a.get("href") for a in e.iter("a") if "permalink" not in (a.get("class") or "").split()]
+
+
+def assert_only_own_scripts(doc):
+    """The only scripts: the inline line applying saved choices, and the shared zhushu.js."""
+    scripts = doc.findall(".//script")
+    assert [s.get("src") for s in scripts] == [None, "assets/zhushu.js"]
+    assert scripts[1].get("defer") is not None and not (scripts[1].text or "").strip()
+    assert all(s in doc.find("head") for s in scripts)
+
+
 def test_writes_page_and_index(page_004):
     written, _, _ = page_004
-    assert [pathlib.Path(p).name for p in written] == ["004_788d901eea474415.html", "index.html"]
+    assert [pathlib.Path(p).name for p in written] == ["004_788d901eea474415.html", "index.html", "persons.html"]
     index = pathlib.Path(written[1]).read_text(encoding="utf-8")
     doc = parse_html(index)
-    links = doc.findall(".//a")
-    assert [(a.get("href"), a.text) for a in links] == [("004_788d901eea474415.html", "周禮注疏 卷三十八")]
+    links = doc.findall(".//main//a")
+    assert [(a.get("href"), a.text) for a in links] == [("004_788d901eea474415.html", "卷三十八")]
+    assert doc.find(".//main//h2").text == "周禮注疏"
 
 
 def test_html5_with_lang_and_title(page_004):
@@ -63,7 +77,9 @@ def test_html5_with_lang_and_title(page_004):
     assert doc.tag == "html" and doc.get("lang") == "lzh"
     assert doc.find(".//meta[@charset]").get("charset").lower() == "utf-8"
     assert doc.find(".//title").text == "周禮注疏 卷三十八"
-    assert doc.find(".//script") is None
+    assert_only_own_scripts(doc)
+    assert doc.find(".//link[@rel='stylesheet']").get("href") == "assets/zhushu.css"
+    assert doc.find(".//style") is None
 
 
 def test_layers(page_004):
@@ -100,12 +116,12 @@ def test_each_shu_follows_its_unit_and_links_to_its_span(page_004):
     for note, aside in zip(shus, asides):
         sid = note.get(XML_ID)
         assert aside.get("id") == sid
-        links = [a.get("href") for a in aside.find("p[@class='lemma']").iter("a")]
-        assert links == [note.get("target")], sid          # the 出文 links to the span start
+        hrefs = links(aside.find("p[@class='lemma']"))
+        assert hrefs == [note.get("target")], sid          # the 出文 links to the span start
         for sub in aside.findall(".//div[@class='sublemma shu']"):
             quote = sub.find(".//a[@class='mentioned sublemma-quote']")
             assert quote is not None and quote.get("href")[1:] in present, sub.get("id")
-        target = links[0][1:]
+        target = hrefs[0][1:]
         assert target in present
         span = doc.find(f".//*[@id='{target}']")
         assert sid in span.get("data-shu").split()
@@ -132,8 +148,8 @@ def test_no_javascript_or_foreign_pointer(tmp_path):
     text, doc = render_one(tmp_path, xml)
     assert "javascript" not in text.lower()
     assert "evil" not in text
-    assert doc.find(".//script") is None
-    assert [a.get("href") for a in doc.iter("a")] == ["index.html"]
+    assert_only_own_scripts(doc)
+    assert links(doc) == ["index.html"]
     assert "<script>x</script>" in "".join(doc.find(".//*[@id='u1.s1']").itertext())
     assert doc.find(".//*[@id='u1.j1']").get("data-shu") is None
 
@@ -161,7 +177,7 @@ def test_span_with_anchors_and_target_end(tmp_path):
         assert doc.find(f".//*[@id='{a}']") is not None
     aside = doc.find(".//aside[@id='s1']")
     assert aside.get("data-target") == "u1.a1" and aside.get("data-target-end") == "u1.a2"
-    assert [a.get("href") for a in aside.iter("a")] == ["#u1.a1"]    # no 出文: an arrow carries the link
+    assert links(aside) == ["#u1.a1"]    # no 出文: an arrow carries the link
 
 
 def test_detached_shu(tmp_path):
@@ -170,7 +186,7 @@ def test_detached_shu(tmp_path):
     _, doc = render_one(tmp_path, xml)
     aside = doc.find(".//aside[@id='s0']")
     assert "detached" in aside.get("class").split()
-    assert aside.find(".//a") is None and "前卷。" in "".join(aside.itertext())
+    assert links(aside) == [] and "前卷。" in "".join(aside.itertext())
 
 
 def test_dtd_is_refused(tmp_path):
@@ -214,9 +230,10 @@ def test_stylesheet_compiled_once_per_call(tmp_path, monkeypatch):
         paths.append(str(p))
     written = render_html(paths, str(tmp_path / "out"))
     assert len(made) == 1
-    assert [pathlib.Path(p).name for p in written] == ["a.html", "b.html", "c.html", "index.html"]
-    index = pathlib.Path(written[-1]).read_text(encoding="utf-8")
-    assert re.findall(r'href="([^"]+)">([^<]+)<', index) == [("a.html", "a"), ("b.html", "b"), ("c.html", "c")]
+    assert [pathlib.Path(p).name for p in written] == ["a.html", "b.html", "c.html", "index.html", "persons.html"]
+    index = pathlib.Path(written[-2]).read_text(encoding="utf-8")
+    main = index[index.index("<main>"):]
+    assert re.findall(r'href="([^"]+)">([^<]+)<', main) == [("a.html", "a"), ("b.html", "b"), ("c.html", "c")]
 
 
 # -- the 欽定三禮義疏: 義疏 and 案 blocks, small notes, translations, furniture, sections ---------
@@ -309,7 +326,7 @@ def test_yishu_links_resolve_and_layers_are_known(yishu_page):
     for h in hrefs:
         assert h == "index.html" or (h.startswith("#") and h[1:] in present), h
     assert {e.get("data-layer") for e in doc.iter() if e.get("data-layer")} <= LAYERS
-    assert doc.find(".//script") is None
+    assert_only_own_scripts(doc)
 
 
 def test_yishu_blocks_follow_their_unit(yishu_page):
@@ -323,7 +340,7 @@ def test_yishu_blocks_follow_their_unit(yishu_page):
     assert block.get("data-target") == "u1"
     lemma = block.find("p[@class='lemma']")
     assert text_of(lemma.find("span[@class='category']")) == "正义"
-    assert [a.get("href") for a in lemma.iter("a")] == ["#u1"]
+    assert links(lemma) == ["#u1"]
     assert "cat-cunyi" in classes(by_id(doc, "u1.c3"))
 
 
@@ -369,7 +386,7 @@ def test_small_notes(yishu_page):
         assert e.get("data-layer") == "shu" and {"small", "shu", "quoted"} <= classes(e)
         assert e.get("data-resp") == "jiagongyan" and e.get("title") == "賈公彥"
     gloss = by_id(doc, "u1.c1.n2")
-    assert [(s.get("class"), s.text) for s in gloss] == [("term", "薨"), ("fanqie", "呼肱反")]
+    assert [(s.get("class"), s.text) for s in gloss if s.get("class") != "tools"] == [("term", "薨"), ("fanqie", "呼肱反")]
     # 音義 inside the 經 is a piece of the unit, as before
     assert by_id(doc, "u1.n1").get("data-layer") == "yinyi"
     assert by_id(doc, "u1.j1").get("data-layer") == "jing"
@@ -382,7 +399,7 @@ def test_translation(yishu_page):
     assert "translation" in classes(t1) and "copy" not in classes(t1)
     assert t1.get("data-original") == "u1"
     assert t1.find("span[@class='mark']").text == "译"
-    assert [a.get("href") for a in t1.iter("a")] == ["#u1"]
+    assert links(t1) == ["#u1"]
     assert text_of(t1).startswith("译出使遇到丧事今文")
     t2 = by_id(doc, "t2")
     assert "copy" in classes(t2) and t2.get("data-original") == "u1.c4"
@@ -425,7 +442,7 @@ def test_yishu_foreign_pointers_are_dropped(tmp_path):
             '<fw type="title" subtype="repeat" xml:id="fw1" sameAs="http://evil/#d1">卷</fw></div>')
     text, doc = render_one(tmp_path, yishu_tei(body))
     assert "javascript" not in text.lower() and "evil" not in text
-    assert [a.get("href") for a in doc.iter("a")] == ["index.html"]
+    assert links(doc) == ["index.html"]
     assert by_id(doc, "u1.c1").get("data-target") is None
     assert by_id(doc, "t1").get("data-original") is None
     assert by_id(doc, "fw1").get("data-same-as") is None
@@ -457,3 +474,60 @@ def test_yishu_seed_pages(tmp_path, name):
             aside = by_id(doc, n.get(XML_ID))
             unit = by_id(doc, n.get("target")[1:])
             assert parent[aside] is parent[unit], n.get(XML_ID)               # the same entry
+
+
+# -- the reading controls: the markup zhushu.js and zhushu.css work on ---------------------------
+
+def toolbar(doc):
+    bar = doc.find(".//header/nav[@class='toolbar']")
+    assert bar is not None and bar.get("aria-label")
+    return bar
+
+
+def test_toolbar_004(page_004):
+    _, _, doc = page_004
+    bar = toolbar(doc)
+    layers = bar.findall(".//button[@data-toggle-layer]")
+    assert [b.get("data-toggle-layer") for b in layers] == ["zhu", "yinyi", "shu"]
+    assert all(b.get("type") == "button" and b.get("aria-pressed") == "true" for b in layers)
+    assert [b.get("data-toggle") for b in bar.findall(".//button[@data-toggle]")] == ["vertical"]
+    assert bar.find(".//button[@data-filter-category]") is None
+
+
+def test_toolbar_yishu(yishu_page):
+    _, doc = yishu_page
+    bar = toolbar(doc)
+    assert [b.get("data-toggle-layer") for b in bar.findall(".//button[@data-toggle-layer]")] == \
+        ["yinyi", "shu", "yishu", "an", "translation"]
+    modes = bar.findall(".//button[@data-toggle]")
+    assert [(b.get("data-toggle"), b.get("aria-pressed")) for b in modes] == [("vertical", "false"), ("parallel", "false")]
+    cats = [(b.get("data-filter-category"), b.text) for b in bar.findall(".//button[@data-filter-category]")]
+    assert cats == [("all", "全部"), ("zhengyi", "正義"), ("cunyi", "存疑"), ("an", "案")]
+    assert "has-translation" in classes(doc.find("body"))
+    # a translation follows the filter of the block it translates
+    assert by_id(doc, "t2").get("data-original-category") == "an"
+    assert by_id(doc, "t1").get("data-original-category") is None
+    assert "bilingual" in classes(parent_of(doc, by_id(doc, "t1")))
+
+
+def test_permalinks_and_citations(page_004):
+    _, _, doc = page_004
+    for id_ in ("u1", "u1.z1", "u1.y1", "u1.s1", "u2.s1.1"):
+        e = by_id(doc, id_)
+        tools = e.find("p[@class='lemma']/span[@class='tools']" if e.tag == "aside" else "span[@class='tools']")
+        a, button = list(tools)
+        assert a.get("class") == "permalink" and a.get("href") == "#" + id_ and a.get("aria-label")
+        assert button.tag == "button" and button.get("type") == "button" and "cite" in classes(button)
+        assert button.get("data-cite") == "周禮注疏 · 卷三十八 · " + id_
+    # empty: they add nothing to the text of a piece
+    assert text_of(by_id(doc, "u1.z1")) == "谓蕃国之臣来┹聘者。"
+    fold = by_id(doc, "u1.s1").find("p[@class='lemma']/button")
+    assert "fold" in classes(fold) and fold.get("aria-expanded") == "true"
+
+
+def test_glossed_pieces_point_at_their_yinyi(page_004):
+    _, _, doc = page_004
+    j1 = by_id(doc, "u1.j1")
+    assert j1.get("data-yinyi") == "u1.y2 u1.y3" == j1.get("aria-describedby")
+    assert j1.get("tabindex") == "0"
+    assert by_id(doc, "u1.z1").get("data-yinyi") is None

@@ -5,19 +5,29 @@
   common.xsl decides what is 經, 注, 音義 and 疏 and what each 疏 explains; this file only says how
   they look. 經 is set large; 注 and 音義 run inline in smaller type, as in the printed editions;
   each 疏 follows its unit as a block whose 出文 links to the span it explains. That span carries
-  data-shu (the ids of the 疏 that explain it) for a later script to highlight; without a script,
-  :target highlights the span a reader jumped to.
+  data-shu (the ids of the 疏 that explain it); a piece glossed by 音義 carries data-yinyi and
+  aria-describedby (the ids of the glosses).
 
-  The 欽定三禮義疏: each 義疏 block follows its unit, its category (正義, 辨正 …) set as a coloured
-  tag and each quotation opening with the scholar's name in bold (a link to the list of
-  commentators); the compilers' 案 is a boxed block; small-character notes run in small type,
-  coloured by kind; a modern translation line is indented and grey (lang zh-Hans, or zh-Hant); page furniture
-  is a muted line, a closing 右… line is set apart at the end of its section.
+  The 欽定三禮義疏: each 義疏 block follows its unit, its category (正義, 辨正 …) set as a tag and
+  each quotation opening with the scholar's name in bold (a link to the list of commentators);
+  the compilers' 案 is a boxed block; small-character notes run in small type; a modern
+  translation line is indented (lang zh-Hans, or zh-Hant); page furniture is a muted line, a
+  closing 右… line is set apart at the end of its section.
 
   Every element of a layer carries data-layer: jing, zhu, yinyi, shu, que, yishu, an, translation,
-  and for small notes their kind (yinyi, textual, an, xiaozhu, shu).
+  and for small notes their kind (yinyi, textual, an, xiaozhu, shu). Every unit, 注, 音義, 疏, 義疏
+  and 案 block has a permalink (a.permalink, href="#id") and a copy-citation button
+  (button.cite, data-cite="work · 卷 · id").
 
-  Self-contained on purpose: styles are inline, there is no script and nothing is fetched.
+  Styles and behaviour live in two static files, $assets-href zhushu.css and zhushu.js (copied next
+  to the pages by pipeline/render.py): nothing is fetched from elsewhere and the pages work from
+  file://. The script is an enhancement: the toolbar (nav.toolbar: layer toggles
+  button[data-toggle-layer], vertical and parallel modes button[data-toggle], 義疏 category
+  filters button[data-filter-category]), folding of 疏, highlighting of the span a 出文 names, the
+  音義 tooltip and copying citations. A tiny inline script in the head applies the reader's saved
+  choices (localStorage: zhushu.layers, zhushu.vertical, zhushu.parallel) as classes on <html>
+  before the first paint. Without script the text, links and :target highlighting all still work,
+  and the controls that need script are hidden.
 -->
 <xsl:stylesheet version="3.0"
     xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
@@ -35,33 +45,119 @@
   <!-- Link from each page back to the list of pages; '' (the default) for no link. -->
   <xsl:param name="index-href" as="xs:string" select="''"/>
 
+  <!-- Relative URL prefix (ending in '/', or '' for the page's own folder) of the shared static
+       files zhushu.css and zhushu.js, which pipeline/render.py copies into <site>/assets/. -->
+  <xsl:param name="assets-href" as="xs:string" select="'assets/'"/>
+
+  <!-- The layers a reader can show or hide, in toolbar order (經 always stays). -->
+  <xsl:variable name="toggled-layers" as="xs:string+"
+                select="('zhu', 'yinyi', 'shu', 'yishu', 'an', 'translation')"/>
+
+  <!-- The 義疏 categories in the printed order, for the filter buttons. -->
+  <xsl:variable name="category-order" as="xs:string+"
+                select="('zhengyi', 'bianzheng', 'tonglun', 'yulun', 'cunyi', 'cunyi2', 'zonglun', 'an')"/>
+
+  <!-- Applies the saved reading choices before the first paint; no document text in it. -->
+  <xsl:variable name="boot-script" as="xs:string" expand-text="no"
+    >(function(){var d=document.documentElement;d.classList.add("js");try{var s=window.localStorage,h=JSON.parse(s.getItem("zhushu.layers")||"[]");if(Array.isArray(h))h.forEach(function(l){if(/^[a-z]+$/.test(l))d.classList.add("hide-"+l)});if(s.getItem("zhushu.vertical")==="1")d.classList.add("vertical");if(s.getItem("zhushu.parallel")==="1")d.classList.add("parallel")}catch(e){}})();</xsl:variable>
+
   <!-- ===== page ================================================================================ -->
 
   <xsl:template match="/">
     <xsl:variable name="work" as="xs:string" select="zs:work(.)"/>
+    <xsl:variable name="text" as="element(tei:text)*" select="tei:TEI/tei:text"/>
     <html lang="lzh">
       <head>
         <meta charset="utf-8"/>
         <meta name="viewport" content="width=device-width, initial-scale=1"/>
         <meta name="generator" content="Zhushu"/>
         <title><xsl:value-of select="zs:title(.)"/></title>
-        <style><xsl:value-of select="$css"/></style>
+        <script><xsl:value-of select="$boot-script"/></script>
+        <link rel="stylesheet" href="{$assets-href}zhushu.css"/>
+        <script src="{$assets-href}zhushu.js" defer="defer"></script>
       </head>
       <body>
+        <xsl:if test="exists($text//tei:ab[@type = 'translation'])">
+          <xsl:attribute name="class">has-translation</xsl:attribute>
+        </xsl:if>
         <header class="masthead">
           <xsl:if test="$index-href">
-            <nav><a class="to-index" href="{$index-href}">目錄</a></nav>
+            <nav aria-label="網站"><a class="to-index" href="{$index-href}">目錄</a></nav>
           </xsl:if>
           <h1><xsl:value-of select="if ($work) then $work else zs:title(.)"/></h1>
           <xsl:call-template name="credits"/>
           <xsl:call-template name="legend"/>
+          <xsl:call-template name="toolbar">
+            <xsl:with-param name="text" select="$text"/>
+          </xsl:call-template>
         </header>
         <main>
-          <xsl:apply-templates select="tei:TEI/tei:text"/>
+          <xsl:apply-templates select="$text"/>
         </main>
       </body>
     </html>
   </xsl:template>
+
+  <!-- The reading controls: one toggle per layer the page has (aria-pressed="true": shown), the
+       vertical and parallel modes, and a filter per 義疏 category present. Buttons only: they
+       work from the keyboard; zhushu.js gives them their effect (hidden without script). -->
+  <xsl:template name="toolbar">
+    <!-- $text: the text of the TEI file -->
+    <xsl:param name="text" as="element(tei:text)*"/>
+    <xsl:variable name="notes" as="element(tei:note)*" select="$text//tei:note"/>
+    <xsl:variable name="present" as="xs:string*"
+                  select="$toggled-layers[. = (distinct-values($notes/@type),
+                                               'translation'[exists($text//tei:ab[@type = 'translation'])])]"/>
+    <xsl:variable name="categories" as="xs:string*"
+                  select="$category-order[. = (distinct-values($notes[@type = 'yishu'][not(@place = 'inline')]/@subtype),
+                                               'an'[exists($notes[@type = 'an'][not(@place = 'inline')])])]"/>
+    <nav class="toolbar" aria-label="閱讀設定">
+      <xsl:if test="exists($present)">
+        <span class="group" role="group" aria-label="顯示層次">
+          <xsl:for-each select="$present">
+            <button type="button" data-toggle-layer="{.}" aria-pressed="true"
+                    title="顯示或隱藏{zs:layer-name(.)}"><xsl:value-of select="zs:layer-name(.)"/></button>
+          </xsl:for-each>
+        </span>
+      </xsl:if>
+      <span class="group" role="group" aria-label="版式">
+        <button type="button" data-toggle="vertical" aria-pressed="false" title="直排：由右至左">直排</button>
+        <xsl:if test="'translation' = $present">
+          <button type="button" data-toggle="parallel" aria-pressed="false" title="原文與譯文對照">對照</button>
+        </xsl:if>
+      </span>
+      <xsl:if test="exists($categories)">
+        <span class="group" role="group" aria-label="義疏類別">
+          <button type="button" data-filter-category="all" aria-pressed="true">全部</button>
+          <xsl:for-each select="$categories">
+            <button type="button" data-filter-category="{.}" aria-pressed="false"
+                    class="cat-{.}"><xsl:value-of select="$zs:categories(.)"/></button>
+          </xsl:for-each>
+        </span>
+      </xsl:if>
+    </nav>
+  </xsl:template>
+
+  <!-- The permalink and copy-citation control of a unit, a piece or a block. -->
+  <xsl:template name="tools">
+    <!-- $id: the element's id ('' for none: no tools) -->
+    <xsl:param name="id" as="xs:string"/>
+    <!-- $what: what it is (經, 注, 疏 …), for the accessible names -->
+    <xsl:param name="what" as="xs:string"/>
+    <xsl:if test="$id">
+      <span class="tools"><a class="permalink" href="#{$id}" aria-label="{$what} {$id} 連結"></a
+        ><button type="button" class="cite" data-cite="{string-join((zs:cite-prefix(.), $id), ' · ')}"
+                 title="複製引文" aria-label="複製引文"></button></span>
+    </xsl:if>
+  </xsl:template>
+
+  <!-- How a citation names the file: work · 卷, else the title. -->
+  <xsl:function name="zs:cite-prefix" as="xs:string">
+    <!-- $n: any node of the TEI document -->
+    <xsl:param name="n" as="node()"/>
+    <xsl:variable name="parts" as="xs:string*" select="(zs:work($n), zs:juan($n))[.]"/>
+    <xsl:sequence select="if (exists($parts)) then string-join($parts, ' · ') else zs:title($n)"/>
+  </xsl:function>
 
   <!-- Who wrote which layer, from the standOff persons and the @resp of the notes. -->
   <xsl:template name="credits">
@@ -140,7 +236,7 @@
             <xsl:apply-templates select="?*"/>
           </xsl:when>
           <xsl:otherwise>
-            <div class="entry">
+            <div class="{if (?*[self::tei:ab[@type = 'translation']]) then 'entry bilingual' else 'entry'}">
               <xsl:apply-templates select="?*"/>
             </div>
           </xsl:otherwise>
@@ -154,6 +250,10 @@
     <xsl:param name="id" as="xs:string"/>
     <p class="unit" id="{$id}">
       <xsl:apply-templates/>
+      <xsl:call-template name="tools">
+        <xsl:with-param name="id" select="$id"/>
+        <xsl:with-param name="what" select="'經'"/>
+      </xsl:call-template>
     </p>
   </xsl:template>
 
@@ -171,7 +271,14 @@
       <xsl:if test="$layer = 'que'">
         <xsl:attribute name="title">此處經文已佚</xsl:attribute>
       </xsl:if>
+      <xsl:call-template name="glossed"/>
       <xsl:apply-templates/>
+      <xsl:if test="$layer = ('zhu', 'yinyi')">
+        <xsl:call-template name="tools">
+          <xsl:with-param name="id" select="$id"/>
+          <xsl:with-param name="what" select="zs:layer-name($layer)"/>
+        </xsl:call-template>
+      </xsl:if>
     </span>
   </xsl:template>
 
@@ -216,6 +323,7 @@
         <xsl:attribute name="data-covers" select="string-join($covers, ' ')"/>
       </xsl:if>
       <p class="lemma">
+        <button type="button" class="fold" aria-expanded="true" title="收合此疏" aria-label="收合此疏"></button>
         <xsl:apply-templates select="tei:label">
           <xsl:with-param name="target" select="$target" tunnel="yes"/>
         </xsl:apply-templates>
@@ -226,6 +334,10 @@
         <xsl:if test="$detached">
           <span class="elsewhere">出文在他卷</span>
         </xsl:if>
+        <xsl:call-template name="tools">
+          <xsl:with-param name="id" select="$id"/>
+          <xsl:with-param name="what" select="'疏'"/>
+        </xsl:call-template>
       </p>
       <xsl:apply-templates select="node() except tei:label"/>
     </aside>
@@ -261,8 +373,7 @@
       <xsl:if test="$prev">
         <xsl:attribute name="data-prev" select="$prev"/>
       </xsl:if>
-      <xsl:if test="tei:label or $target or $prev or $detached">
-        <p class="lemma">
+      <p class="lemma">
           <xsl:apply-templates select="tei:label"/>
           <xsl:if test="$prev">
             <a class="continues" href="#{$prev}" title="承前頁">承前</a>
@@ -273,8 +384,11 @@
           <xsl:if test="$detached">
             <span class="elsewhere">經文在他卷</span>
           </xsl:if>
+          <xsl:call-template name="tools">
+            <xsl:with-param name="id" select="$id"/>
+            <xsl:with-param name="what" select="zs:layer-name($layer)"/>
+          </xsl:call-template>
         </p>
-      </xsl:if>
       <xsl:apply-templates select="node() except tei:label"/>
     </aside>
   </xsl:template>
@@ -339,8 +453,24 @@
       <xsl:if test="exists($shus)">
         <xsl:attribute name="data-shu" select="string-join($shus, ' ')"/>
       </xsl:if>
+      <xsl:call-template name="glossed"/>
       <xsl:apply-templates/>
+      <xsl:call-template name="tools">
+        <xsl:with-param name="id" select="$id"/>
+        <xsl:with-param name="what" select="zs:layer-name($kind)"/>
+      </xsl:call-template>
     </span>
+  </xsl:template>
+
+  <!-- On a piece glossed by 音義 (the context item): the ids of the glosses, for the tooltip and
+       for assistive technology; focusable, so the gloss shows on keyboard focus too. -->
+  <xsl:template name="glossed">
+    <xsl:variable name="glosses" as="xs:string*" select="zs:glosses(.)/@xml:id!string()"/>
+    <xsl:if test="exists($glosses)">
+      <xsl:attribute name="data-yinyi" select="string-join($glosses, ' ')"/>
+      <xsl:attribute name="aria-describedby" select="string-join($glosses, ' ')"/>
+      <xsl:attribute name="tabindex" select="0"/>
+    </xsl:if>
   </xsl:template>
 
   <xsl:template name="zs:translation">
@@ -354,6 +484,12 @@
        lang="{(@xml:lang, 'zh-Hans')[1]}">
       <xsl:if test="$original">
         <xsl:attribute name="data-original" select="$original"/>
+        <!-- the category of the 義疏 or 案 block it translates: it follows that block's filter -->
+        <xsl:variable name="block" select="id($original)/self::tei:note[@type = ('yishu', 'an')]"/>
+        <xsl:if test="$block">
+          <xsl:attribute name="data-original-category"
+                         select="if ($block/@type = 'an') then 'an' else string($block/@subtype)"/>
+        </xsl:if>
       </xsl:if>
       <xsl:if test="$copy">
         <xsl:attribute name="title">近於原文之複寫</xsl:attribute>
@@ -414,6 +550,10 @@
       <xsl:apply-templates select="tei:p/node()">
         <xsl:with-param name="target" select="$target" tunnel="yes"/>
       </xsl:apply-templates>
+      <xsl:call-template name="tools">
+        <xsl:with-param name="id" select="$id"/>
+        <xsl:with-param name="what" select="'疏'"/>
+      </xsl:call-template>
     </div>
   </xsl:template>
 
@@ -544,102 +684,5 @@
     <xsl:attribute name="id" select="."/>
   </xsl:template>
 
-  <!-- ===== style =============================================================================== -->
-
-  <xsl:variable name="css" as="xs:string" expand-text="no">
-:root {
-  --paper: #fbf8f1; --ink: #1d1a16; --zhu: #5b4630; --yinyi: #2c5e63; --shu: #2b2824;
-  --accent: #8e2a1c; --rule: #ddd2bd; --mark: #fff3c4;
-}
-html { background: var(--paper); color: var(--ink); }
-body {
-  margin: 0 auto; max-width: 46rem; padding: 2rem 1.5rem 5rem;
-  font-family: "Noto Serif CJK TC", "Noto Serif CJK SC", "Source Han Serif TC", "Source Han Serif SC",
-               "Songti TC", "Songti SC", "MingLiU", "SimSun", serif;
-  font-size: 17px; line-height: 1.9;
-  text-align: justify;
-}
-a { color: var(--accent); }
-.masthead { text-align: center; margin-bottom: 2.5rem; padding-bottom: 1rem; border-bottom: 3px double var(--rule); }
-.masthead nav { text-align: left; font-size: .9rem; }
-.masthead nav a { text-decoration: none; }
-.masthead h1 { font-size: 2.4rem; letter-spacing: .4em; margin: .3em 0 .2em; font-weight: 700; }
-.credits { list-style: none; padding: 0; margin: 0; display: flex; justify-content: center; flex-wrap: wrap; gap: .3rem 2rem; color: #5c554b; }
-.credits .role { color: var(--accent); }
-.legend { margin: .8rem 0 0; color: #8a8175; font-size: .8rem; }
-.legend > span { margin: 0 .6em; }
-.legend .jing { font-size: 1.2rem; }
-.legend .mark, .shu .mark { display: inline-block; background: var(--ink); color: var(--paper); font-size: .85rem; line-height: 1.45; padding: 0 .3em; border-radius: 2px; vertical-align: .1em; }
-.legend .mark { font-size: .75rem; }
-h2.head { text-align: center; font-size: 1.6rem; letter-spacing: .6em; margin: 0 0 1.5rem; font-weight: 600; }
-h3.head, h4.head, h5.head, h6.head { text-align: center; font-size: 1.25rem; letter-spacing: .4em; margin: 1.6rem 0 1rem; font-weight: 600; }
-section.section { margin: 0; }
-.entry { padding: .9rem 0 .6rem; border-bottom: 1px solid var(--rule); }
-.entry:last-child { border-bottom: none; }
-p.unit { margin: 0 0 .4rem; line-height: 2.3; }
-.jing { font-size: 1.5rem; letter-spacing: .04em; }
-.zhu, .yinyi { margin: 0 .3em; }
-.zhu { font-size: .95rem; color: var(--zhu); }
-.yinyi { font-size: .82rem; color: var(--yinyi); }
-.yinyi .term { font-weight: 700; }
-.que { font-size: .95rem; color: #9a9185; border: 1px dashed #c8bfae; border-radius: 3px; padding: 0 .35em; margin: 0 .3em; }
-aside.shu { margin: .5rem 0 .7rem 1.2rem; padding: .1rem 0 .1rem 1rem; border-left: 3px solid var(--rule); color: var(--shu); font-size: 1.02rem; line-height: 1.95; }
-aside.shu p { margin: .2rem 0; }
-.sublemma { margin: .2rem 0; }
-.sublemma a.sublemma-quote { color: inherit; text-decoration: none; border-bottom: 1px dotted var(--accent); }
-.sublemma a.sublemma-quote:hover { background: var(--mark); }
-aside.shu .lemma { margin-top: .3rem; }
-.shu .mark { margin-right: .6em; }
-.shu a.chuwen, .shu a.to-span { text-decoration: none; border-bottom: 1px dotted var(--accent); }
-.shu a.chuwen:hover, .shu a.to-span:hover { background: var(--mark); }
-.shu .mentioned { font-weight: 700; }
-.shu .elsewhere { color: #8a8175; font-size: .85rem; margin-left: .6em; }
-.g.placeholder { color: #b0413e; }
-.small { font-size: .8rem; margin: 0 .25em; }
-.small.yinyi { color: var(--yinyi); }
-.small.textual { color: #6b6f4a; }
-.small.xiaozhu { color: var(--zhu); }
-.small.an { color: var(--accent); }
-.small.shu { color: var(--shu); border-bottom: 1px dotted #a89f8e; }
-aside.yishu, aside.an { margin: .5rem 0 .7rem 1.2rem; padding: .1rem 0 .1rem 1rem; border-left: 3px solid var(--rule); font-size: 1.02rem; line-height: 1.95; }
-aside.yishu p, aside.an p { margin: .2rem 0; }
-aside.yishu .lemma, aside.an .lemma { margin: .3rem 0 0; }
-.category { display: inline-block; font-size: .85rem; line-height: 1.45; padding: 0 .4em; border-radius: 2px; margin-right: .6em; color: var(--paper); background: #6b5a45; }
-.legend .category { font-size: .75rem; }
-aside.cat-zhengyi { border-left-color: #8e2a1c; } aside.cat-zhengyi .category { background: #8e2a1c; }
-aside.cat-bianzheng { border-left-color: #2c5e63; } aside.cat-bianzheng .category { background: #2c5e63; }
-aside.cat-tonglun { border-left-color: #4a6b2c; } aside.cat-tonglun .category { background: #4a6b2c; }
-aside.cat-yulun { border-left-color: #6b5a45; } aside.cat-yulun .category { background: #6b5a45; }
-aside.cat-cunyi, aside.cat-cunyi2 { border-left-color: #9a9185; } aside.cat-cunyi .category, aside.cat-cunyi2 .category { background: #9a9185; }
-aside.cat-zonglun { border-left-color: #4b3b6b; } aside.cat-zonglun .category { background: #4b3b6b; }
-aside.an { border: 1px solid var(--rule); border-left: 3px double var(--accent); background: #f6f0e2; padding: .3rem .8rem; }
-aside.an .category, .legend .key-an { background: none; color: var(--accent); border: 1px solid var(--accent); padding: 0 .3em; border-radius: 2px; font-size: .85rem; }
-.legend .key-an { font-size: .75rem; }
-.who { font-weight: 700; color: inherit; text-decoration: none; }
-a.who:hover { text-decoration: underline; }
-aside.yishu a.to-span, aside.an a.to-span, a.continues, a.to-original { text-decoration: none; color: var(--accent); margin-right: .4em; }
-a.continues { font-size: .85rem; }
-aside.continued { border-left-style: dashed; }
-p.translation { margin: .3rem 0 .5rem 2.4rem; color: #6f685e; font-size: .95rem; line-height: 1.8; }
-p.translation.copy { color: #9a9185; }
-p.translation .mark, .legend .key-translation { display: inline-block; color: #8a8175; border: 1px solid #c8bfae; font-size: .75rem; line-height: 1.4; padding: 0 .3em; border-radius: 2px; margin-right: .5em; }
-p.translation a.to-original { font-size: .8rem; margin-left: .4em; }
-p.fw { margin: .4rem 0; text-align: center; color: #a89f8e; font-size: .85rem; letter-spacing: .2em; }
-p.fw.repeat { opacity: .7; }
-p.trailer { margin: .8rem 0 1.2rem 2em; color: var(--zhu); font-weight: 600; letter-spacing: .3em; }
-:target { background: var(--mark); border-radius: 2px; box-shadow: 0 0 0 2px var(--mark); }
-aside.shu:target, aside.yishu:target, aside.an:target { background: transparent; box-shadow: none; border-left-color: var(--accent); }
-@media (max-width: 36rem) {
-  body { font-size: 16px; padding: 1rem .9rem 3rem; }
-  .jing { font-size: 1.35rem; }
-  aside.shu, aside.yishu, aside.an { margin-left: .3rem; }
-  p.translation { margin-left: 1rem; }
-}
-@media print {
-  html { background: none; }
-  .masthead nav, .legend, a.to-original, a.continues { display: none; }
-  a { color: inherit; border: none; }
-}
-</xsl:variable>
 
 </xsl:stylesheet>

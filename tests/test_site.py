@@ -1,0 +1,74 @@
+"""The site around the pages: index of works and 卷, persons index, shared assets, --jobs."""
+import pathlib
+import re
+
+import html5lib
+import pytest
+
+from pipeline.render import render_html
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+TEIS = sorted(str(p) for p in (ROOT / "tei").glob("*.xml"))
+
+
+def parse_html(text):
+    return html5lib.HTMLParser(strict=True, namespaceHTMLElements=False).parse(text)
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    out = tmp_path_factory.mktemp("site")
+    written = render_html(TEIS, str(out))
+    return out, written
+
+
+def test_site_files(site):
+    out, written = site
+    names = [pathlib.Path(p).name for p in written]
+    assert names == [pathlib.Path(t).stem + ".html" for t in TEIS] + ["index.html", "persons.html"]
+    assert (out / "assets" / "zhushu.css").stat().st_size > 1000
+    assert (out / "assets" / "zhushu.js").stat().st_size > 1000
+    for p in written:
+        text = pathlib.Path(p).read_text(encoding="utf-8")
+        parse_html(text)                         # strict HTML5
+        # every local link and asset the page names exists in the site (it works from file://)
+        for href in re.findall(r'(?:href|src)="([^"#]+)', text):
+            assert "://" not in href, href       # nothing fetched from elsewhere
+            assert (out / href).exists(), (p, href)
+
+
+def test_index_groups_juan_under_their_work(site):
+    out, _ = site
+    doc = parse_html((out / "index.html").read_text(encoding="utf-8"))
+    works = {s.findtext("h2"): [(a.get("href"), a.text) for a in s.iter("a")]
+             for s in doc.iter("section")}
+    assert works["周禮注疏"] == [("002_3cfb79cd5f7996b0.html", "卷十八"),
+                              ("004_788d901eea474415.html", "卷三十八")]
+    assert list(works)[0] == "禮記正義"          # works in the order the corpus gives them
+    assert sum(len(v) for v in works.values()) == len(TEIS)
+
+
+def test_persons_index_links_each_quotation(site):
+    out, _ = site
+    doc = parse_html((out / "persons.html").read_text(encoding="utf-8"))
+    people = {s.get("id"): s for s in doc.iter("section")}
+    ao = people["aojigong"]
+    assert "敖繼公" in ao.findtext("h2")
+    links = [a.get("href") for a in ao.iter("a")]
+    assert len(links) > 20 and all(l.startswith("003_2c7c22b06290c5d5.html#u") for l in links)
+    # each link lands on a quotation attributed to him
+    page = (out / "003_2c7c22b06290c5d5.html").read_text(encoding="utf-8")
+    for href in links[:5]:
+        frag = href.split("#")[1]
+        assert re.search(rf'id="{re.escape(frag)}"', page)
+    # commentators are credited with the layers they wrote, page by page, not note by note
+    zheng = "".join(people["zhengxuan"].itertext())
+    assert "周禮注疏 卷三十八 · 注" in zheng
+
+
+def test_jobs_render_the_same_site(site, tmp_path):
+    out, written = site
+    written2 = render_html(TEIS, str(tmp_path), jobs=2)
+    assert [pathlib.Path(p).name for p in written2] == [pathlib.Path(p).name for p in written]
+    for a, b in zip(written, written2):
+        assert pathlib.Path(a).read_bytes() == pathlib.Path(b).read_bytes()

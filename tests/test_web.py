@@ -1,0 +1,150 @@
+"""The web edition in a browser: Debian's Chromium driven by Playwright (never a downloaded
+browser). Each seed's page: every layer toggle hides and shows its layer, toggles persist across
+pages, hovering a 疏 lemma highlights its span, a permalink fragment scrolls to its target, the
+vertical mode switches writing-mode, and nothing is written to the console as an error.
+Screenshots go to build/screenshots/ for a person to look at."""
+import os
+import pathlib
+
+import pytest
+
+from pipeline.render import render_html
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+CHROMIUM = "/usr/bin/chromium"
+TEIS = sorted(str(p) for p in (ROOT / "tei").glob("*.xml"))
+SHOTS = ROOT / "build" / "screenshots"
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is installed by make test")
+if not os.path.exists(CHROMIUM):
+    pytest.skip("Chromium is installed by make test (apt-get install chromium)", allow_module_level=True)
+
+# Elements of a layer hidden or not, as a reader sees them: no box on the page.
+SHOWN = "(sel) => [...document.querySelectorAll(sel)].filter(e => e.getClientRects().length > 0).length"
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    out = tmp_path_factory.mktemp("site")
+    render_html(TEIS, str(out))
+    return out
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser):
+    """A fresh context (empty localStorage) whose console errors fail the test."""
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    pg = ctx.new_page()
+    errors = []
+    pg.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    yield pg
+    ctx.close()
+    assert not errors, errors
+
+
+def url(site, tei, frag=""):
+    return (site / (pathlib.Path(tei).stem + ".html")).as_uri() + (f"#{frag}" if frag else "")
+
+
+def shot(pg, name):
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    pg.screenshot(path=str(SHOTS / f"{name}.png"))
+
+
+@pytest.mark.parametrize("tei", TEIS, ids=lambda t: pathlib.Path(t).name[:3])
+def test_each_layer_toggle_hides_and_shows_it(site, page, tei):
+    page.goto(url(site, tei))
+    buttons = page.locator("[data-toggle-layer]")
+    layers = [buttons.nth(i).get_attribute("data-toggle-layer") for i in range(buttons.count())]
+    assert layers, "no layer toggles"
+    for layer in layers:
+        sel = f'[data-layer="{layer}"]'
+        before = page.evaluate(SHOWN, sel)
+        assert before > 0, f"{layer}: nothing to toggle"
+        button = page.locator(f'[data-toggle-layer="{layer}"]')
+        button.click()
+        assert page.evaluate(SHOWN, sel) == 0, f"{layer} still shown"
+        assert button.get_attribute("aria-pressed") == "false"
+        button.press("Enter")                    # keyboard-operable: a real button
+        assert page.evaluate(SHOWN, sel) == before, f"{layer} not shown again"
+        assert button.get_attribute("aria-pressed") == "true"
+    # 經 is never hidden by a toggle
+    assert page.evaluate(SHOWN, '[data-layer="jing"]') > 0
+    shot(page, pathlib.Path(tei).stem[:3] + "-page")
+
+
+def test_toggles_persist_across_pages(site, page):
+    page.goto(url(site, TEIS[4]))                # 004: 注 everywhere
+    page.locator('[data-toggle-layer="zhu"]').click()
+    page.goto(url(site, TEIS[2]))                # 002, another page of the site
+    assert page.evaluate(SHOWN, '[data-layer="zhu"]') == 0
+    assert page.locator('[data-toggle-layer="zhu"]').get_attribute("aria-pressed") == "false"
+    shot(page, "002-zhu-hidden")
+
+
+def test_vertical_mode_switches_writing_mode(site, page):
+    page.goto(url(site, TEIS[4]))
+    mode = "() => getComputedStyle(document.querySelector('main')).writingMode"
+    assert page.evaluate(mode) == "horizontal-tb"
+    page.locator('[data-toggle="vertical"]').click()
+    assert page.evaluate(mode) == "vertical-rl"
+    shot(page, "004-vertical")
+    page.locator('[data-toggle="vertical"]').click()
+    assert page.evaluate(mode) == "horizontal-tb"
+
+
+def test_permalink_fragment_scrolls_to_and_highlights_its_target(site, page):
+    # a 疏 far down the page
+    page.goto(url(site, TEIS[4]))
+    page_ids = page.evaluate("() => [...document.querySelectorAll('[data-layer=shu][id]')].map(e => e.id)")
+    target = page_ids[-5]
+    page.goto(url(site, TEIS[4], target))
+    page.wait_for_timeout(200)
+    box = page.evaluate(f"() => document.getElementById({target!r}).getBoundingClientRect().top")
+    assert page.evaluate("() => window.scrollY") > 1000
+    assert 0 <= box < 900
+    assert page.evaluate(f"() => document.getElementById({target!r}).matches(':target')")
+    # each unit, 注, 疏 and 音義 has a permalink to itself
+    links = page.evaluate("() => [...document.querySelectorAll('a.permalink')].map(a => a.getAttribute('href'))")
+    assert f"#{target}" in links
+    shot(page, "004-fragment")
+
+
+def test_hovering_a_lemma_highlights_exactly_its_span(site, page):
+    page.goto(url(site, TEIS[4]))
+    shus = page.evaluate("() => [...document.querySelectorAll('aside.shu[data-covers]')]"
+                         ".map(a => [a.id, a.dataset.covers])")
+    assert len(shus) > 30
+    # the pieces lit: each .hl element, or the piece holding a lit run
+    lit = "() => [...new Set([...document.querySelectorAll('.hl')].map(e => e.id || e.closest('[id]').id))]"
+    for sid, covers in shus[:8]:
+        assert page.evaluate(lit) == []
+        page.locator(f'[id="{sid}"] a.chuwen').hover()
+        assert page.evaluate(lit) == covers.split(), sid    # exactly the pieces the 疏 covers
+        page.mouse.move(0, 0)
+    page.locator(f'[id="{shus[1][0]}"] a.chuwen').hover()
+    shot(page, "004-lemma-hover")
+
+
+def test_yinyi_popup_and_category_filter(site, page):
+    page.goto(url(site, TEIS[4]))
+    glossed = page.locator("[data-yinyi]").first
+    glossed.hover()
+    tip = page.locator("[role=tooltip]")
+    tip.wait_for(state="visible")
+    assert "反" in tip.text_content()
+    page.goto(url(site, TEIS[3]))                # 003: 義疏 categories
+    page.locator('[data-filter-category="cunyi"]').click()
+    cats = page.evaluate("() => [...document.querySelectorAll('[data-layer=yishu]')]"
+                         ".filter(e => e.getClientRects().length).map(e => e.dataset.category || e.className)")
+    assert cats and all("cunyi" in c for c in cats), cats
+    shot(page, "003-cunyi")
