@@ -20,11 +20,7 @@ PERSONS = "persons.html"
 
 # Layers a person writes whole (one credit per page, counted), as against quotations of them.
 _LAYER_NAMES = {"zhu": "注", "yinyi": "音義", "shu": "疏"}
-# Quotations attributed to a scholar: 義疏 quotations and the 疏 quoted in small notes.
-_QUOTES = etree.XPath("t:text//t:p[@resp][@xml:id] | t:text//t:note[@subtype='quoted'][@resp][@xml:id]",
-                      namespaces=_NS)
-_WRITTEN = etree.XPath("t:text//t:note[@resp][@type='zhu' or @type='yinyi' or @type='shu']"
-                       "[not(@subtype='quoted')]", namespaces=_NS)
+_P, _NOTE = f"{_T}p", f"{_T}note"
 _PERSONS = etree.XPath("//t:listPerson/t:person[@xml:id]", namespaces=_NS)
 EXCERPT = 24                                   # characters of a quotation shown in the index
 
@@ -50,15 +46,23 @@ def page_info(tree: etree._ElementTree, name: str, title: str, work: str, juan: 
         fl = p.find(f"{_T}floruit")
         info.persons[p.get(XML_ID)] = ("".join(label) or p.get(XML_ID),
                                        " ".join((fl.text or "").split()) if fl is not None else "")
-    for el in _QUOTES(root):
-        text = "".join("".join(el.itertext()).split())
-        for ref in el.get("resp").split():
-            info.quotes.append((ref.lstrip("#"), el.get(XML_ID),
-                                text[:EXCERPT] + ("…" if len(text) > EXCERPT else "")))
-    for el in _WRITTEN(root):
-        for ref in el.get("resp").split():
-            key = (ref.lstrip("#"), el.get("type"))
-            info.written[key] = info.written.get(key, 0) + 1
+    text_el = root.find(f"{_T}text")
+    # One walk over the p and note elements (tag filter in C; an XPath union cost 10x more):
+    # quotations are 義疏 p and the 疏 quoted in small notes; 注, 音義 and 疏 notes are counted.
+    for el in (text_el.iter(_P, _NOTE) if text_el is not None else ()):
+        resp = el.get("resp")
+        if resp is None:
+            continue
+        quoted = el.tag == _P or el.get("subtype") == "quoted"
+        if quoted and el.get(XML_ID) is not None:
+            text = "".join("".join(el.itertext()).split())
+            excerpt = text[:EXCERPT] + ("…" if len(text) > EXCERPT else "")
+            for ref in resp.split():
+                info.quotes.append((ref.lstrip("#"), el.get(XML_ID), excerpt))
+        elif not quoted and el.get("type") in _LAYER_NAMES:
+            for ref in resp.split():
+                key = (ref.lstrip("#"), el.get("type"))
+                info.written[key] = info.written.get(key, 0) + 1
     return info
 
 

@@ -148,3 +148,19 @@ def test_yinyi_popup_and_category_filter(site, page):
                          ".filter(e => e.getClientRects().length).map(e => e.dataset.category || e.className)")
     assert cats and all("cunyi" in c for c in cats), cats
     shot(page, "003-cunyi")
+
+
+def test_citation_controls(site, page):
+    page.goto(url(site, TEIS[4]))
+    tools = page.evaluate("() => [...document.querySelectorAll('span.tools')].map(s => "
+                          "[s.dataset.id, s.querySelector('a.permalink').getAttribute('href'), "
+                          "s.querySelector('button.cite').dataset.cite])")
+    assert len(tools) > 100
+    for id_, href, cite in tools:
+        assert href == "#" + id_ and cite == "周禮注疏 · 卷三十八 · " + id_
+    button = page.locator('span.tools[data-id="u1.s1"] button.cite')
+    button.click()
+    status = page.locator("[role=status]")
+    status.wait_for(state="attached")
+    page.wait_for_timeout(100)
+    assert "引文" in status.text_content()           # copied, or the text to copy by hand

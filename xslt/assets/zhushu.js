@@ -316,6 +316,29 @@
     fallback();
   }
 
+  // The permalink and citation control of each unit, piece and block, in the placeholder the
+  // stylesheet leaves (span.tools[data-id]): built here to keep the pages small.
+  function fillTools() {
+    var prefix = doc.body.getAttribute("data-cite") || "";
+    var spans = doc.querySelectorAll("span.tools[data-id]");
+    for (var i = 0; i < spans.length; i++) {
+      var s = spans[i], id = s.getAttribute("data-id"), what = s.getAttribute("data-what") || "";
+      if (s.firstChild) continue;
+      var a = doc.createElement("a");
+      a.className = "permalink";
+      a.setAttribute("href", "#" + id);
+      a.setAttribute("aria-label", what + " " + id + " 連結");
+      var b = doc.createElement("button");
+      b.type = "button";
+      b.className = "cite";
+      b.setAttribute("data-cite", prefix ? prefix + " · " + id : id);
+      b.title = "複製引文";
+      b.setAttribute("aria-label", "複製引文");
+      s.appendChild(a);
+      s.appendChild(b);
+    }
+  }
+
   function cite(button) {
     var link = button.parentNode && button.parentNode.querySelector("a.permalink");
     var hash = link ? link.getAttribute("href") || "" : "";
@@ -426,6 +449,7 @@
   function init() {
     // re-apply the saved choices (the head line may have been blocked)
     root.classList.add("js");
+    fillTools();
     storedHidden().forEach(function (l) { root.classList.add("hide-" + l); });
     Object.keys(KEY_MODES).forEach(function (m) { if (load(KEY_MODES[m]) === "1") root.classList.add(m); });
     syncLayerButtons();
