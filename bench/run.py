@@ -96,7 +96,9 @@ def main() -> None:
     from pipeline.render import render_html
     from pipeline.validate import iter_issues, schema
 
-    os.makedirs(tei_dir, exist_ok=True)
+    for d in (tei_dir, site):                   # nothing left over from another run
+        shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(tei_dir)
     teis = [os.path.join(tei_dir, os.path.splitext(os.path.basename(p))[0] + ".xml") for p in sources]
     per_seed: dict[str, list[float]] = {}
 
