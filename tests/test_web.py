@@ -143,6 +143,10 @@ def test_hovering_a_lemma_highlights_exactly_its_span(site, page, tei):
 
 def test_yinyi_popup_and_category_filter(site, page):
     page.goto(url(site, TEIS[4]))
+    j1 = page.locator('[id="u1.j1"]')
+    assert j1.get_attribute("data-yinyi") == "u1.y2 u1.y3" == j1.get_attribute("aria-describedby")
+    assert j1.get_attribute("tabindex") == "0"
+    assert page.locator('[id="u1.z1"]').get_attribute("data-yinyi") is None
     glossed = page.locator("[data-yinyi]").first
     glossed.hover()
     tip = page.locator("[role=tooltip]")

@@ -463,14 +463,13 @@
     </span>
   </xsl:template>
 
-  <!-- On a piece glossed by 音義 (the context item): the ids of the glosses, for the tooltip and
-       for assistive technology; focusable, so the gloss shows on keyboard focus too. -->
+  <!-- On an 音義 gloss (the context item): the ids of the pieces it glosses (its @target). The
+       script gives each glossed piece data-yinyi and aria-describedby (the glosses' ids) and
+       makes it focusable, for the popup: one attribute per gloss here, instead of a lookup for
+       every piece of the text (7 % of the transform). -->
   <xsl:template name="glossed">
-    <xsl:variable name="glosses" as="xs:string*" select="zs:glosses(.)/@xml:id!string()"/>
-    <xsl:if test="exists($glosses)">
-      <xsl:attribute name="data-yinyi" select="string-join($glosses, ' ')"/>
-      <xsl:attribute name="aria-describedby" select="string-join($glosses, ' ')"/>
-      <xsl:attribute name="tabindex" select="0"/>
+    <xsl:if test="self::tei:note[@type = 'yinyi'][@target]">
+      <xsl:attribute name="data-glosses" select="string-join(zs:local-ids(@target), ' ')"/>
     </xsl:if>
   </xsl:template>
 

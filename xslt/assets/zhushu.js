@@ -339,6 +339,24 @@
     }
   }
 
+  // Each glossed piece learns its 音義 (span[data-glosses] names the pieces a gloss glosses):
+  // data-yinyi for the popup, aria-describedby for assistive technology, focusable.
+  function linkGlosses() {
+    var glosses = doc.querySelectorAll("[data-glosses][id]");
+    for (var i = 0; i < glosses.length; i++) {
+      var g = glosses[i];
+      tokens(g.getAttribute("data-glosses")).forEach(function (pid) {
+        var piece = byId(pid);
+        if (!piece || piece === g) return;
+        var ids = tokens(piece.getAttribute("data-yinyi"));
+        if (ids.indexOf(g.id) < 0) ids.push(g.id);
+        piece.setAttribute("data-yinyi", ids.join(" "));
+        piece.setAttribute("aria-describedby", ids.join(" "));
+        piece.setAttribute("tabindex", "0");
+      });
+    }
+  }
+
   function cite(button) {
     var link = button.parentNode && button.parentNode.querySelector("a.permalink");
     var hash = link ? link.getAttribute("href") || "" : "";
@@ -450,6 +468,7 @@
     // re-apply the saved choices (the head line may have been blocked)
     root.classList.add("js");
     fillTools();
+    linkGlosses();
     storedHidden().forEach(function (l) { root.classList.add("hide-" + l); });
     Object.keys(KEY_MODES).forEach(function (m) { if (load(KEY_MODES[m]) === "1") root.classList.add(m); });
     syncLayerButtons();
