@@ -10,7 +10,7 @@ import bisect
 import re
 from dataclasses import dataclass, field
 
-from .chars import PLACEHOLDERS, PUNCTUATION, WHITESPACE
+from .chars import PLACEHOLDERS, PUNCTUATION, Q_CLOSE, Q_OPEN, QUOTE_MARKS, WHITESPACE
 from .model import JING, ZHU, Para, Piece, Pointable, Pos, Shu, SubLemma, Unit
 from .report import Report
 
@@ -380,7 +380,8 @@ def resolve_group(units: list[Unit], shus: list[Shu], report: Report) -> None:
 _LAYER_NAME = {JING: "經", ZHU: "注"}
 
 # A sub-lemma opens a paragraph (“X”者) or follows 云 (云“X”者, 云“X”至“Y”); 「」 quote as “” do.
-_SUB = re.compile(r"(?:^|云)[“「](?P<q1>[^“”「」]{1,80})[”」](?:至[“「](?P<q2>[^“”「」]{1,80})[”」])?(?P<zhe>者)?")
+_SUB = re.compile(r"(?:^|云)" + Q_OPEN + r"(?P<q1>[^" + QUOTE_MARKS + r"]{1,80})" + Q_CLOSE +
+                  r"(?:至" + Q_OPEN + r"(?P<q2>[^" + QUOTE_MARKS + r"]{1,80})" + Q_CLOSE + r")?(?P<zhe>者)?")
 
 
 def _sublemmas(shu: Shu, stream, report: Report) -> None:

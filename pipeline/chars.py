@@ -65,3 +65,9 @@ def lossless_form(s: str) -> str:
 
 def normalize(s: str) -> str:
     return unicodedata.normalize("NFC", s)
+
+
+# Quotation marks a lemma, sub-lemma or gloss may be printed in: “” (modern punctuation) or 「」
+# (traditional typesetting of the same editions). Regex fragments, so every pattern agrees.
+QUOTE_MARKS = "“”「」"
+Q_OPEN, Q_CLOSE = "[“「]", "[”」]"

@@ -6,21 +6,23 @@ from __future__ import annotations
 
 import re
 
+from .chars import Q_CLOSE, Q_OPEN, QUOTE_MARKS
+
 # How 鄭玄's 注 opens, strongest first: (pattern at the start of a sentence, weight).
 ZHU_OPENERS: tuple[tuple[re.Pattern, float], ...] = tuple((re.compile(p), w) for p, w in (
     (r"^(?:郑司农|鄭司農|司农|司農|郑大夫|鄭大夫|杜子春|郑众|鄭眾)云", 4.0),
     (r"^(?:玄谓|玄謂|故书|故書|今文|古文)", 4.0),
-    (r"^[“「][^”」]{1,4}[”」](?:读|讀|当|當|或)(?:为|為|如)", 3.5),
-    (r"^[^，。“”「」]{1,4}(?:读|讀)(?:为|為|如)", 3.0),
-    (r"^[^，。“”「」]{1,4}(?:当|當)为", 3.0),
-    (r"^[^，。“”「」]{1,4}(?:犹|猶)[^，。]{1,6}也", 3.0),
-    (r"^[^，。“”「」]{1,4}之言[^，。]{1,6}也", 3.0),
+    (r"^" + Q_OPEN + "[^" + QUOTE_MARKS + "]{1,4}" + Q_CLOSE + "(?:读|讀|当|當|或)(?:为|為|如)", 3.5),
+    (r"^[^，。" + QUOTE_MARKS + "]{1,4}(?:读|讀)(?:为|為|如)", 3.0),
+    (r"^[^，。" + QUOTE_MARKS + "]{1,4}(?:当|當)为", 3.0),
+    (r"^[^，。" + QUOTE_MARKS + "]{1,4}(?:犹|猶)[^，。]{1,6}也", 3.0),
+    (r"^[^，。" + QUOTE_MARKS + "]{1,4}之言[^，。]{1,6}也", 3.0),
     (r"^(?:谓|謂)", 2.5),
     (r"^言", 2.0),
     (r"^此", 1.0),
 ))
 # 鄭玄's commonest opening: a word just read in the 經, a comma, and its sense (傧，进之也).
-_DEFINITION = re.compile(r"^([^，。“”「」、《》]{1,4})，([^。]*)")
+_DEFINITION = re.compile(r"^([^，。、《》" + QUOTE_MARKS + r"]{1,4})，([^。]*)")
 
 # What 陸德明's glosses look like: a head, then a reading (反切, 直音, 如字) or a variant note.
 _READING = r"(?:音[^，。、]|[^，。、\s]{2}反|如字)"

@@ -61,21 +61,17 @@ class _Renderer:
         return out
 
 
-def _title_parts(tree: etree._ElementTree) -> tuple[str, str, str]:
-    """(main title, work, 卷) from titleStmt, whitespace normalised; '' where absent."""
+def _titles(tree: etree._ElementTree) -> tuple[str, str, str]:
+    """(title, work, 卷) from titleStmt, whitespace normalised, '' where absent. The title is the
+    one the page shows (zs:title in common.xsl): main, else work + 卷, else 未題名."""
     ts = tree.find(f"{_T}teiHeader/{_T}fileDesc/{_T}titleStmt")
 
     def title(kind: str) -> str:
         e = ts.find(f"{_T}title[@type='{kind}']") if ts is not None else None
         return " ".join("".join(e.itertext()).split()) if e is not None else ""
 
-    return title("main"), title("work"), title("juan")
-
-
-def _title(tree: etree._ElementTree) -> str:
-    """The same title the page shows (zs:title in common.xsl): main, else work + juan."""
-    main, work, juan = _title_parts(tree)
-    return main or " ".join(x for x in (work, juan) if x) or "未題名"
+    work, juan = title("work"), title("juan")
+    return title("main") or " ".join(x for x in (work, juan) if x) or "未題名", work, juan
 
 
 def _check_tei(tree: etree._ElementTree, name: str) -> None:
@@ -152,8 +148,7 @@ def _render_page(item: tuple[str, str], renderer: _Renderer | None = None) -> si
     tree = xmlsafe.parse_bytes(data, path)
     _check_tei(tree, path)
     _write(target, renderer.render(tree, path, data))
-    main, work, juan = _title_parts(tree)
-    return site.page_info(tree, os.path.basename(target), _title(tree), work, juan)
+    return site.page_info(tree, os.path.basename(target), *_titles(tree))
 
 
 def _write(path: str, text: str) -> None:

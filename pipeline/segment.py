@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass, field
 
 from . import cues, pieces
+from .chars import Q_CLOSE, Q_OPEN, QUOTE_MARKS
 from .anchoring import Stream, find_all, squeeze
 from .located import Located
 from .model import JING, MARK, YINYI, ZHU, Piece, Pos, Shu, Unit
@@ -33,7 +34,7 @@ _DROPPED = (O, B)
 _SENTENCE_END = re.compile(r"[。？！；][”’」』）)]*")
 _TRAILING = set("，。；：？！、”’」』）)")
 _OPENING = set("“‘「『《（(")
-_SUBLEMMA = re.compile(r"(?:^|云)[“「]([^“”「」]{2,80})[”」]者")
+_SUBLEMMA = re.compile(r"(?:^|云)" + Q_OPEN + r"([^" + QUOTE_MARKS + r"]{2,80})" + Q_CLOSE + "者")
 
 # Label confidences by how a boundary was found.
 CONF_DELIMITER, CONF_LEMMA, CONF_LEMMA_FUZZY, CONF_LINE = 1.0, 1.0, 0.8, 0.9

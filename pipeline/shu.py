@@ -9,16 +9,16 @@ from __future__ import annotations
 
 import re
 
-from .chars import DELIMITERS
+from .chars import DELIMITERS, Q_CLOSE, Q_OPEN, QUOTE_MARKS
 from .located import Located
 from .model import JING, ZHU, Chuwen, Para, Pos, Shu, Token
 
 # How a 疏 block is announced: [疏] ［疏］ 【疏】 〔疏〕, or a bare 疏 right before its lemma or opener.
 MARK = re.compile(r"^(?:[\[［【〔]\s*(?P<mark>[疏疎])\s*[\]］】〕]"
-                  r"|(?P<bare>[疏疎])(?=\s*○?\s*(?:注|註)?[“「]|\s*○?\s*(?:释|釋|正义|正義)曰))")
+                  r"|(?P<bare>[疏疎])(?=\s*○?\s*(?:注|註)?" + Q_OPEN + r"|\s*○?\s*(?:释|釋|正义|正義)曰))")
 OPENER = r"(?:释|釋)曰|正(?:义|義)曰"
-_LEMMA = (r"(?P<lemma>(?P<zhu>注|註)?[“「](?P<q1>[^“”「」○]{1,80})[”」]"
-          r"(?:至[“「](?P<q2>[^“”「」○]{1,80})[”」])?(?P<tail>[。，]?))")
+_LEMMA = (r"(?P<lemma>(?P<zhu>注|註)?" + Q_OPEN + r"(?P<q1>[^○" + QUOTE_MARKS + r"]{1,80})" + Q_CLOSE +
+          r"(?:至" + Q_OPEN + r"(?P<q2>[^○" + QUOTE_MARKS + r"]{1,80})" + Q_CLOSE + r")?(?P<tail>[。，]?))")
 SECTION = re.compile(_LEMMA + r"(?=○*(?:" + OPENER + r")|$)")      # matched at 0 and after ○
 # Which commentator a 疏 opener belongs to: 賈公彥 writes 釋曰, 孔穎達 正義曰.
 OPENER_RESP = (("释曰", "jiagongyan"), ("釋曰", "jiagongyan"), ("正义曰", "kongyingda"),
@@ -26,7 +26,8 @@ OPENER_RESP = (("释曰", "jiagongyan"), ("釋曰", "jiagongyan"), ("正义曰",
 
 
 # Unpunctuated texts (四庫) print the lemma without quotation marks: 公仪至闻也, 注仲子至立庶.
-_BARE_LEMMA = r"(?P<lemma>(?P<zhu>注|註)?(?P<q1>[^○“”「」至]{1,6}?)至(?P<q2>[^○“”「」至]{1,6}?)(?P<tail>)?)"
+_BARE_LEMMA = (r"(?P<lemma>(?P<zhu>注|註)?(?P<q1>[^○至" + QUOTE_MARKS + r"]{1,6}?)至"
+               r"(?P<q2>[^○至" + QUOTE_MARKS + r"]{1,6}?)(?P<tail>)?)")
 BARE_SECTION = re.compile(_BARE_LEMMA + r"(?=○*(?:" + OPENER + r"))")
 
 
@@ -57,13 +58,14 @@ def starts_section(text: str) -> bool:
     return bool(SECTION.match(text.lstrip("○")))
 
 
-_SHU_VOICE = re.compile(r"云[“「][^“”「」]{1,80}[”」]者|(?:释|釋|正义|正義)曰")
+_SUB_QUOTE = Q_OPEN + "[^" + QUOTE_MARKS + "]{1,80}" + Q_CLOSE + "者"          # “…”者
+_SHU_VOICE = re.compile("云" + _SUB_QUOTE + "|(?:释|釋|正义|正義)曰")
 
 
 def looks_like_shu(text: str) -> bool:
     """Does an unmarked line read as 疏 (a file that starts in the middle of one)? The 疏 voice:
     an opener, or sub-lemmas `云“…”者` from its first characters."""
-    return (text.startswith("○") or opens_body(text) or bool(re.match(r"(?:云)?[“「][^“”「」]{1,80}[”」]者", text))
+    return (text.startswith("○") or opens_body(text) or bool(re.match("(?:云)?" + _SUB_QUOTE, text))
             or len(_SHU_VOICE.findall(text[:400])) >= 2)
 
 

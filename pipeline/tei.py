@@ -10,7 +10,7 @@ import re
 from lxml import etree
 
 from . import __version__, persons
-from .chars import PLACEHOLDERS, is_pua
+from .chars import PLACEHOLDERS
 from .model import (AN, JING, MARK, QUE, SHU, TEXTUAL, TRANSLATION, XIAOZHU, YINYI,
                     YISHU, ZHU, Div, Document, Fw, Piece, Shu, SmallNote, Token, Translation, Unit,
                     YishuBlock)

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import re
 
+from .chars import QUOTE_MARKS
 from .model import Token
 
-_FANQIE = r"[^\s，。、；：“”「」○（）]{2}反"
-_ZHIYIN = r"音[^\s，。、；：“”「」○（）反]"
+_FANQIE = r"[^\s，。、；：○（）" + QUOTE_MARKS + "]{2}反"
+_ZHIYIN = r"音[^\s，。、；：○（）反" + QUOTE_MARKS + "]"
 _RUZI = r"如字"
 _PART = re.compile(f"(?P<fanqie>{_FANQIE})|(?P<ruzi>{_RUZI})|(?P<zhiyin>{_ZHIYIN})")
 # A gloss whose head is glued to its reading: 腐音辅, 大如字, 覆芳服反.

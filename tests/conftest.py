@@ -1,5 +1,4 @@
 import functools
-import os
 import pathlib
 
 import pytest
@@ -38,6 +37,19 @@ def converted_004(tmp_path_factory):
     out = tmp_path_factory.mktemp("tei") / "004.xml"
     data, report = convert_file(str(SEED_004), str(out))
     return out, data, report
+
+
+def convert_seeds(tmp_path_factory, *sources):
+    """Convert seed files once for a module: {"000": (tei path, root, report, bytes), …}."""
+    from lxml import etree
+
+    from pipeline.convert import convert_file
+    out = {}
+    for src in sources:
+        path = tmp_path_factory.mktemp("tei") / (src.stem + ".xml")
+        data, report = convert_file(str(src), str(path))
+        out[src.name[:3]] = (path, etree.fromstring(data), report, data)
+    return out
 
 
 @functools.cache

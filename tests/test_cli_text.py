@@ -1,5 +1,4 @@
 """`zhushu text`: each layer in document order."""
-from conftest import SEED_004
 
 
 def test_layers(run, converted_004):

@@ -1,5 +1,4 @@
 """The `paren` reader on the other shapes its family takes (volumes other than seed 004)."""
-import pytest
 from lxml import etree
 
 from pipeline.chars import lossless_form

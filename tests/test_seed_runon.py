@@ -1,16 +1,13 @@
 """Seeds 000 (禮記正義·祭法) and 002 (周禮注疏·大宗伯): 經, 注 and 音義 run together; the 疏 tells
 them apart. Expected layers are read off the files by hand, as a scholar would mark them."""
-import json
-
 import pytest
-from lxml import etree
 
 from pipeline.chars import lossless_form
 from pipeline.convert import convert_file
 from pipeline.textlayers import layer_lines, layer_text
 from pipeline.validate import iter_issues
 
-from conftest import CORPUS
+from conftest import CORPUS, convert_seeds
 
 NS = {"t": "http://www.tei-c.org/ns/1.0"}
 S000 = CORPUS / "000_5a9685f2ae5c6de4.txt"
@@ -44,12 +41,7 @@ EXPECTED_002 = {
 
 @pytest.fixture(scope="module")
 def converted(tmp_path_factory):
-    out = {}
-    for src in (S000, S002):
-        path = tmp_path_factory.mktemp("tei") / (src.stem + ".xml")
-        data, report = convert_file(str(src), str(path))
-        out[src.name[:3]] = (path, etree.fromstring(data), report, data)
-    return out
+    return convert_seeds(tmp_path_factory, S000, S002)
 
 
 @pytest.mark.parametrize("seed,expected", [("000", EXPECTED_000), ("002", EXPECTED_002)])
@@ -86,8 +78,6 @@ def test_every_heading_and_sublemma_of_000_is_anchored(converted):
     subs = root.xpath("//t:note[@subtype='sublemma']", namespaces=NS)
     assert len(subs) == 59 and all(s.get("target") for s in subs)
     # the second 曰考庙 of the 經 (官师一庙，曰考庙) is found in order, not the first
-    ids = {e.get("{http://www.w3.org/XML/1998/namespace}id"): e for e in root.iter()}
-    text = "".join(root.itertext())
     quoted = [s for s in subs if "".join(s.find("t:p/t:mentioned", NS).itertext()) == "曰考庙"]
     assert len(quoted) == 2 and quoted[0].get("target") != quoted[1].get("target")
 

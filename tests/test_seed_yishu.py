@@ -10,7 +10,7 @@ from pipeline.convert import convert_file
 from pipeline.textlayers import layer_lines, layer_text
 from pipeline.validate import iter_issues
 
-from conftest import CORPUS
+from conftest import CORPUS, convert_seeds
 
 NS = {"t": "http://www.tei-c.org/ns/1.0"}
 XML_ID = "{http://www.w3.org/XML/1998/namespace}id"
@@ -23,12 +23,7 @@ CATEGORY = re.compile(r"^(正义|存疑|存异|辨正|通论|馀论|余论|总�
 
 @pytest.fixture(scope="module")
 def conv(tmp_path_factory):
-    out = {}
-    for src in (S003, S001):
-        path = tmp_path_factory.mktemp("yishu") / (src.stem + ".xml")
-        data, report = convert_file(str(src), str(path))
-        out[src.name[:3]] = (path, etree.fromstring(data), report, data)
-    return out
+    return convert_seeds(tmp_path_factory, S003, S001)
 
 
 def line(n: int, lines=L003) -> str:

@@ -4,7 +4,7 @@
 
   It knows which TEI element belongs to which layer (經 注 音義 疏 阙; the 義疏 and 案 blocks, the
   small-character notes and the translation of the 欽定三禮義疏), how a 疏 points at the span it
-  explains (zs:shu-covers), which pieces an 音義 glosses (zs:glosses), and the titles and
+  explains (zs:shu-covers), and the titles and
   commentators of a file. It produces no output markup of its own:
   the importing stylesheet overrides the named templates zs:div, zs:unit, zs:inline, zs:run,
   zs:shu, zs:sublemma, zs:yishu, zs:quote, zs:small, zs:translation, zs:fw and zs:other (the
@@ -42,8 +42,6 @@
            use="zs:shu-covers(.)"/>
   <!-- Notes and 義疏 quotations by the person they are credited to, for the list of commentators. -->
   <xsl:key name="zs:note-by-resp" match="tei:note[@resp] | tei:p[@resp]" use="zs:local-ids(@resp)"/>
-  <!-- 音義 notes by the pieces they gloss (their @target), for a tooltip on the glossed text. -->
-  <xsl:key name="zs:yinyi-by-target" match="tei:note[@type = 'yinyi'][@xml:id]" use="zs:local-ids(@target)"/>
   <!-- Declared glyphs, for a readable name of a placeholder character. -->
   <xsl:key name="zs:glyph" match="tei:charDecl/tei:glyph | tei:charDecl/tei:char" use="@xml:id"/>
 
@@ -177,13 +175,6 @@
     <!-- $piece: a seg, inline note or gap of a unit -->
     <xsl:param name="piece" as="element()"/>
     <xsl:sequence select="if ($piece/@xml:id) then key('zs:shu-by-piece', string($piece/@xml:id), root($piece)) else ()"/>
-  </xsl:function>
-
-  <!-- The 音義 notes (with an id) whose @target names this piece, in document order. -->
-  <xsl:function name="zs:glosses" as="element(tei:note)*">
-    <!-- $piece: a seg, inline note or gap of a unit, or any element with an id -->
-    <xsl:param name="piece" as="element()"/>
-    <xsl:sequence select="if ($piece/@xml:id) then key('zs:yinyi-by-target', string($piece/@xml:id), root($piece)) else ()"/>
   </xsl:function>
 
   <!-- ===== titles and people =================================================================== -->

@@ -13,7 +13,7 @@ from typing import Callable
 
 from .. import persons
 from ..anchoring import resolve_group
-from ..chars import WHITESPACE
+from ..chars import Q_CLOSE, Q_OPEN, QUOTE_MARKS, WHITESPACE
 from ..located import Located
 from ..model import (Div, Document, Fw, Head, Meta, Pos, Shu, SmallNote, Unit, YishuBlock,
                      assign_ids)
@@ -26,6 +26,9 @@ JUAN_LINE = re.compile(rf"^(?P<work>\S*?)卷(?:第)?(?P<n>[{_NUM}]+)(?:之[{_NUM
 _WS = "".join(WHITESPACE)
 # A chapter title standing alone: 祭法第二十三, 檀弓上第三, 聘礼第八之四.
 CHAPTER = re.compile(rf"^[^\s　，。、【】（）()“”]{{1,10}}第[{_NUM}]+(?:之[{_NUM}]+)?$")
+# A line holding nothing but a 出文 lemma (注“X”至“Y”。): its 疏 continues on the next line.
+_QUOTE = Q_OPEN + "[^" + QUOTE_MARKS + "]*" + Q_CLOSE
+_LEMMA_ONLY = re.compile("(?:注|註)?" + _QUOTE + "(?:至" + _QUOTE + ")?[。，]?○*")
 
 RawLine = tuple[int, int, str]                 # line number, column of first char, stripped text
 
@@ -195,7 +198,7 @@ class Builder:
     def _continues_shu(self, s: str) -> bool:
         text = self.shu_loc.text
         return (s.startswith("○") or opens_body(s) or starts_section(s)
-                or not text or bool(re.fullmatch(r"(?:注|註)?[“「][^“”「」]*[”」](?:至[“「][^“”「」]*[”」])?[。，]?○*", text)))
+                or not text or bool(_LEMMA_ONLY.fullmatch(text)))
 
     # -- blocks ------------------------------------------------------------------------------
     def close_shu(self) -> None:

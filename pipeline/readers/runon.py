@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from ..chars import Q_OPEN
 from ..model import Unit
 from ..report import Report
 from ..segment import segment as segment_group
@@ -20,7 +21,7 @@ from .common import Builder, RawLine, located
 NAME = "runon"
 DESCRIPTION = "注疏 with 經, 注 and 音義 run together, one line per paragraph, then [疏] lines"
 
-_SHU_LINE = re.compile(r"^\s*(?:[\[［【〔][疏疎][\]］】〕]|[疏疎](?=○?(?:注|註)?[“「]))", re.M)
+_SHU_LINE = re.compile(r"^\s*(?:[\[［【〔][疏疎][\]］】〕]|[疏疎](?=○?(?:注|註)?" + Q_OPEN + "))", re.M)
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 _PAREN_NOTE = re.compile(r"[。，；：、][（(][^）)]{2,}")
 

@@ -19,7 +19,7 @@ import re
 from .. import interleave, smallnotes
 from ..attribution import ATTRIBUTION, Speakers
 from ..chars import WHITESPACE
-from ..model import (AN, CATEGORIES, JING, Fw, Head, Piece, Pos, Quote, SmallNote, Translation, Unit,
+from ..model import (AN, CATEGORIES, JING, Fw, Piece, Pos, Quote, SmallNote, Translation, Unit,
                      YishuBlock)
 from ..report import Report
 from ..source import Source
@@ -113,7 +113,7 @@ class _Reader:
         col = len(raw) - len(raw.lstrip(_WS)) + 1
         pos = Pos(n, col)
         kind = furniture_kind(s)
-        if kind or (m := JUAN_LINE.match(s)) or CHAPTER.match(s) or \
+        if kind or JUAN_LINE.match(s) or CHAPTER.match(s) or \
                 (self.b.by_closing and CLOSING.match(s)):
             self._structure(n, s, pos, kind)
             return
