@@ -16,20 +16,30 @@ $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install -q -e '.[test]'
 	@touch $@
 
-## demo: convert the bundled corpus, validate it, write the web edition into build/
+# What the web and print editions and their tests need from Debian: its Chromium (never a
+# downloaded browser), the CJK fonts (BabelStone Han for the Extension B characters Noto lacks)
+# and poppler-utils (the PDF tests read the PDFs with pdffonts, pdftotext and pdftoppm).
+SYSTEM_PKGS := /usr/bin/chromium:chromium \
+	/usr/share/fonts/opentype/noto/NotoSerifCJK-Regular.ttc:fonts-noto-cjk \
+	/usr/share/fonts/truetype/babelstone/BabelStoneHan.ttf:fonts-babelstone-han \
+	pdftoppm:poppler-utils
+
+## demo: convert the bundled corpus, validate it, write the web edition and the PDFs into build/
 demo: $(STAMP)
+	@sh scripts/need-packages.sh $(SYSTEM_PKGS)
 	@mkdir -p $(BUILD)
 	$(BIN)/zhushu convert corpus -o $(BUILD)/tei --report $(BUILD)/convert-report.json
 	$(BIN)/zhushu validate $(BUILD)/tei
 	$(BIN)/zhushu render html $(BUILD)/tei -o $(BUILD)/site
+	$(BIN)/zhushu render pdf $(BUILD)/tei -o $(BUILD)/pdf/vertical
+	$(BIN)/zhushu render pdf $(BUILD)/tei -o $(BUILD)/pdf/horizontal --layout horizontal
 	@echo "web edition: $(BUILD)/site/index.html"
+	@echo "print edition: $(BUILD)/pdf/vertical/*.pdf, $(BUILD)/pdf/horizontal/*.pdf"
 
-# What the browser tests drive: Debian's Chromium (never a downloaded browser) and CJK fonts.
-BROWSER_PKGS := /usr/bin/chromium:chromium /usr/share/fonts/opentype/noto/NotoSerifCJK-Regular.ttc:fonts-noto-cjk
-
-## test: the whole test suite (validates tei/ too; drives the web edition in headless Chromium)
+## test: the whole test suite (validates tei/ too; drives the web edition in headless Chromium
+## and prints and reads back the PDFs)
 test: $(STAMP)
-	@sh scripts/need-packages.sh $(BROWSER_PKGS)
+	@sh scripts/need-packages.sh $(SYSTEM_PKGS)
 	$(BIN)/python -m pytest
 
 ## tei: regenerate the archival TEI in tei/ from corpus/ (review the diff before committing)

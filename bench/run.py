@@ -2,8 +2,8 @@
 
     python bench/run.py [--mb 20] [--out bench/out]
 
-Prints MB/s per stage (convert: MB of source text; validate and html: MB of TEI) and writes
-bench/out/results.json. Record the figures in docs/performance.md.
+Prints MB/s per stage (convert: MB of source text; validate and html: MB of TEI), pages/s for
+printing a 100-page 卷 to PDF, and writes bench/out/results.json. Record the figures in docs/performance.md.
 """
 from __future__ import annotations
 
@@ -80,6 +80,39 @@ def validate_large(teis: list[str], out: str, mb: float) -> list[dict]:
     return results
 
 
+def pdf_stage(out: str) -> list[dict]:
+    """The print edition: a 卷 of about 100 pages (seed 004 four times over) printed by a whole
+    `zhushu render pdf` run, start-up of Python, Playwright and Chromium included, per layout."""
+    import subprocess
+    from pipeline.convert import convert_file
+    shutil.rmtree(out, ignore_errors=True)
+    os.makedirs(out)
+    seed = os.path.join(ROOT, "corpus", "004_788d901eea474415.txt")
+    src = os.path.join(out, "juan100.txt")
+    with open(seed, encoding="utf-8") as f, open(src, "w", encoding="utf-8") as g:
+        g.write((f.read().rstrip("\n") + "\n\n") * 4)
+    tei = os.path.join(out, "juan100.xml")
+    convert_file(src, tei)
+    zhushu = os.path.join(os.path.dirname(sys.executable), "zhushu")
+    results = []
+    for layout in ("vertical", "horizontal"):
+        pdf_dir = os.path.join(out, layout)
+        t0 = time.perf_counter()
+        run = subprocess.run([zhushu, "render", "pdf", tei, "-o", pdf_dir, "--layout", layout],
+                             capture_output=True, text=True)
+        dt = time.perf_counter() - t0
+        if run.returncode:
+            print(f"pdf ({layout}) failed: {run.stderr.strip()}", file=sys.stderr)
+            continue
+        pages = int(run.stderr.split("(")[1].split()[0])
+        r = {"stage": f"pdf-{layout}", "pages": pages, "seconds": round(dt, 3),
+             "pages_per_s": round(pages / dt, 1)}
+        print(f"{r['stage']:14s} {pages:5d} pages {dt:8.3f} s  {r['pages_per_s']:7.1f} pages/s "
+              "(one run, start-up included)", flush=True)
+        results.append(r)
+    return results
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--mb", type=float, default=20.0, help="corpus size in MB of source text")
@@ -123,6 +156,7 @@ def main() -> None:
     if bad:
         print(f"warning: {len(bad)} validation errors, first: {bad[0]}", file=sys.stderr)
     results.append(timed("html", tei_bytes, lambda: render_html(teis, site)))
+    results += pdf_stage(os.path.join(args.out, "pdf"))
     if args.validate_mb:
         results += validate_large(teis, os.path.join(args.out, "big"), args.validate_mb)
     info = {"python": platform.python_version(), "machine": platform.machine(),

@@ -179,7 +179,7 @@ def _with_stdin(paths) -> list[str]:
 # -- render --------------------------------------------------------------------------------------
 @main.group()
 def render():
-    """Publish TEI: the web edition (html)."""
+    """Publish TEI: the web edition (html) and the print edition (pdf)."""
 
 
 @render.command("html")
@@ -198,3 +198,30 @@ def render_html_cmd(paths, output, jobs):
         _fail(e)
         sys.exit(EXIT_UNUSABLE)
     click.echo(f"wrote {len(written) - 2} pages, index.html and persons.html to {output}", err=True)
+
+
+@render.command("pdf")
+@click.argument("paths", nargs=-1, required=True, type=click.Path())
+@click.option("-o", "--output", required=True, type=click.Path(), help="Directory for the PDFs (one per file).")
+@click.option("--layout", type=click.Choice(["vertical", "horizontal"]), default="vertical", show_default=True, help="Columns right to left, or lines top to bottom.")
+@click.option("--paper", default="A4", show_default=True, help="A3 A4 A5 A6 B4 B5 B6 JIS-B5 16K 32K Letter, or WIDTHxHEIGHT in mm (e.g. 150x230).")
+@click.option("--cells", type=click.IntRange(0, 200), default=0, show_default=True, help="Full-size characters per line; 0: as many 7 mm cells as fit.")
+@click.option("--lines", type=click.IntRange(0, 200), default=0, show_default=True, help="Lines per page; 0: as many as fit at a pitch of 1.5 cells.")
+@click.option("--margin", type=click.FloatRange(0, 100), default=20, show_default=True, help="Margin on every side in mm (the running head and page number sit in it).")
+@click.option("--keep-html", is_flag=True, help="Also write the HTML that was printed (NAME.print.html), to look at the layout in a browser.")
+def render_pdf_cmd(paths, output, layout, paper, cells, lines, margin, keep_html):
+    """Print TEI files (or directories of *.xml) to PDF, one per file: 經 in large characters,
+    注 and 音義 as double-line small notes, 疏 as indented paragraphs, running heads (work · 卷)
+    and page numbers in Chinese numerals. Needs Chromium and the fonts fonts-noto-cjk and
+    fonts-babelstone-han."""
+    from .pdf import PrintOptions, render_pdf
+    files = _xml_files(paths)
+    options = PrintOptions(layout, paper, cells, lines, margin)
+    try:
+        done = render_pdf(files, output, options, keep_html)
+    except PipelineError as e:
+        _fail(e)
+        sys.exit(EXIT_UNUSABLE)
+    pages = sum(n for _, n in done)
+    click.echo(f"wrote {len(done)} PDF{'s' if len(done) != 1 else ''} ({pages} pages, {layout}, "
+               f"{paper}) to {output}", err=True)

@@ -25,10 +25,10 @@ def _saxon_message(e: Exception) -> str:
     return msg.splitlines()[0]
 
 
-class _Renderer:
+class Renderer:
     """One Saxon processor and one compiled stylesheet, reused for every file."""
 
-    def __init__(self, stylesheet: str, params: dict[str, str] | None = None):
+    def __init__(self, stylesheet: str, params: dict[str, str | int | float] | None = None):
         try:
             from saxonche import PySaxonProcessor
         except ImportError as e:  # pragma: no cover - saxonche is a declared dependency
@@ -42,7 +42,16 @@ class _Renderer:
         if self.exe is None:
             raise PipelineError("cannot compile stylesheet", stylesheet)
         for name, value in (params or {}).items():
-            self.exe.set_parameter(name, self.proc.make_string_value(value))
+            self.exe.set_parameter(name, self._value(value))
+
+    def _value(self, value: str | int | float):
+        """A stylesheet parameter as the XDM type its declaration wants: xs:string, xs:integer,
+        or xs:decimal for a float (a double would not convert to a declared xs:decimal)."""
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            return self.proc.make_string_value(str(value))
+        if isinstance(value, int):
+            return self.proc.make_integer_value(value)
+        return self.proc.make_atomic_value("decimal", repr(float(value)))
 
     def render(self, tree: etree._ElementTree, name: str, data: bytes | None = None) -> str:
         """The page for `tree`; `data`, the bytes it was parsed from, spares serialising it again
@@ -74,20 +83,26 @@ def _titles(tree: etree._ElementTree) -> tuple[str, str, str]:
     return title("main") or " ".join(x for x in (work, juan) if x) or "未題名", work, juan
 
 
-def _check_tei(tree: etree._ElementTree, name: str) -> None:
+def load_tei(path: str) -> tuple[etree._ElementTree, bytes]:
+    """A TEI file parsed as untrusted input (pipeline.xmlsafe), with the bytes it was parsed from.
+    Raises PipelineError naming the file when it is unreadable, unsafe, malformed or not TEI."""
+    data = xmlsafe.read_bytes(path)
+    tree = xmlsafe.parse_bytes(data, path)
     root = tree.getroot()
     if root.tag != _T + "TEI":
         raise PipelineError(f"not a TEI document: the root element is {root.tag!r}, "
-                            f"expected TEI in the namespace {TEI_NS}", name)
+                            f"expected TEI in the namespace {TEI_NS}", path)
+    return tree, data
 
 
-def _output_names(paths: list[str]) -> list[str]:
-    """<basename>.html for each input; two inputs may not claim the same page."""
+def output_names(paths: list[str], ext: str = ".html", reserved: tuple[str, ...] = ()) -> list[str]:
+    """<basename><ext> for each input; two inputs may not claim the same output, nor one of the
+    `reserved` names."""
     names: dict[str, str] = {}
     out = []
     for p in paths:
-        base = os.path.splitext(os.path.basename(p))[0] + ".html"
-        if base in (INDEX, site.PERSONS):
+        base = os.path.splitext(os.path.basename(p))[0] + ext
+        if base in reserved:
             raise PipelineError(f"output {base} would overwrite the site's {base}", p)
         if base in names:
             raise PipelineError(f"output {base} would also be written for {names[base]}", p)
@@ -103,7 +118,7 @@ def render_html(paths: list[str], out_dir: str, jobs: int = 1) -> list[str]:
     rendered in that many processes (Saxon holds the GIL), each compiling the stylesheet once.
     Raises PipelineError naming the file on unsafe, malformed or non-TEI input."""
     paths = list(paths)
-    names = _output_names(paths)
+    names = output_names(paths, ".html", (INDEX, site.PERSONS))
     try:
         os.makedirs(os.path.join(out_dir, ASSETS), exist_ok=True)
     except OSError as e:
@@ -122,21 +137,21 @@ def render_html(paths: list[str], out_dir: str, jobs: int = 1) -> list[str]:
     written = [target for _, target in work_items]
     for name, text in ((INDEX, site.index_page(infos, ASSETS + "/")),
                        (site.PERSONS, site.persons_page(infos, ASSETS + "/"))):
-        _write(os.path.join(out_dir, name), text)
+        write_text(os.path.join(out_dir, name), text)
         written.append(os.path.join(out_dir, name))
     return written
 
 
 ASSETS = "assets"
 _ASSET_FILES = ("zhushu.css", "zhushu.js")
-_renderer: _Renderer | None = None              # a worker process's own, compiled on first use
+_renderer: Renderer | None = None              # a worker process's own, compiled on first use
 
 
-def _new_renderer() -> _Renderer:
-    return _Renderer(resources.path("xslt", "html.xsl"), {"index-href": INDEX, "assets-href": ASSETS + "/"})
+def _new_renderer() -> Renderer:
+    return Renderer(resources.path("xslt", "html.xsl"), {"index-href": INDEX, "assets-href": ASSETS + "/"})
 
 
-def _render_page(item: tuple[str, str], renderer: _Renderer | None = None) -> site.PageInfo:
+def _render_page(item: tuple[str, str], renderer: Renderer | None = None) -> site.PageInfo:
     """One page; what the index pages need from it comes back (a file is parsed once)."""
     global _renderer
     path, target = item
@@ -144,14 +159,12 @@ def _render_page(item: tuple[str, str], renderer: _Renderer | None = None) -> si
         if _renderer is None:
             _renderer = _new_renderer()
         renderer = _renderer
-    data = xmlsafe.read_bytes(path)
-    tree = xmlsafe.parse_bytes(data, path)
-    _check_tei(tree, path)
-    _write(target, renderer.render(tree, path, data))
+    tree, data = load_tei(path)
+    write_text(target, renderer.render(tree, path, data))
     return site.page_info(tree, os.path.basename(target), *_titles(tree))
 
 
-def _write(path: str, text: str) -> None:
+def write_text(path: str, text: str) -> None:
     try:
         with open(path, "w", encoding="utf-8", newline="\n") as f:
             f.write(text)

@@ -215,14 +215,14 @@ def test_colliding_outputs_are_refused(tmp_path):
 
 def test_stylesheet_compiled_once_per_call(tmp_path, monkeypatch):
     made = []
-    real = render._Renderer
+    real = render.Renderer
 
     class Counting(real):
         def __init__(self, *a, **kw):
             made.append(1)
             super().__init__(*a, **kw)
 
-    monkeypatch.setattr(render, "_Renderer", Counting)
+    monkeypatch.setattr(render, "Renderer", Counting)
     paths = []
     for n in ("a", "b", "c"):
         p = tmp_path / f"{n}.xml"

@@ -1,0 +1,171 @@
+"""The print edition: TEI → HTML laid out on a grid by xslt/print.xsl → PDF printed by Chromium.
+
+No TEI tool sets vertical CJK with double-line small notes (FOP garbles CJK; CSS has no
+warichu), so the stylesheet breaks every line itself and the browser only draws and paginates
+what it is given. One Chromium (Debian's, driven through Playwright; never a downloaded browser)
+is started per run and prints every file; the stylesheet is compiled once per run.
+"""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+from dataclasses import dataclass
+
+from . import resources
+from .errors import PipelineError
+from .render import Renderer, load_tei, output_names, write_text
+
+# Portrait paper sizes in millimetres. ISO A and B; JIS B5 (Japanese and Chinese books); the
+# Chinese 16开 and 32开 book formats; US Letter.
+PAPERS: dict[str, tuple[float, float]] = {
+    "A3": (297, 420), "A4": (210, 297), "A5": (148, 210), "A6": (105, 148),
+    "B4": (250, 353), "B5": (176, 250), "B6": (125, 176), "JIS-B5": (182, 257),
+    "16K": (185, 260), "32K": (130, 184), "Letter": (215.9, 279.4),
+}
+LAYOUTS = ("vertical", "horizontal")
+
+CHROMIUM = "/usr/bin/chromium"
+# What Chromium needs no part of for printing, and a profile of its own (Playwright gives each
+# launch a fresh --user-data-dir).
+CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+                  "--disable-component-update", "--disable-sync", "--no-pdf-header-footer"]
+# Font family → the Debian package that installs it.
+FONTS = {"Noto Serif CJK TC": "fonts-noto-cjk", "BabelStone Han": "fonts-babelstone-han"}
+
+
+@dataclass(frozen=True)
+class PrintOptions:
+    """How the book is set. cells/lines 0: as many as fit (7 mm cells, a pitch of 1.5 cells)."""
+    layout: str = "vertical"
+    paper: str = "A4"
+    cells: int = 0
+    lines: int = 0
+    margin: float = 20.0
+
+    def params(self) -> dict[str, str | int | float]:
+        """The stylesheet parameters of xslt/print.xsl."""
+        if self.layout not in LAYOUTS:
+            raise PipelineError(f"unknown layout {self.layout!r}: use {' or '.join(LAYOUTS)}")
+        width, height = paper_size(self.paper)
+        if min(width, height) - 2 * self.margin < 20:
+            raise PipelineError(f"a margin of {self.margin:g} mm leaves less than 20 mm of "
+                                f"{self.paper} paper to print on")
+        return {"layout": self.layout, "paper-width": float(width), "paper-height": float(height),
+                "margin": float(self.margin), "cells": self.cells, "lines": self.lines}
+
+
+def paper_size(paper: str) -> tuple[float, float]:
+    """(width, height) in mm of a named paper (case-insensitive) or of WIDTHxHEIGHT in mm."""
+    for name, size in PAPERS.items():
+        if name.lower() == paper.strip().lower():
+            return size
+    m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*[x×]\s*(\d+(?:\.\d+)?)\s*(?:mm)?\s*", paper, re.I)
+    if m and all(50 <= float(v) <= 1000 for v in m.groups()):
+        return float(m[1]), float(m[2])
+    raise PipelineError(f"unknown paper {paper!r}: use one of {', '.join(PAPERS)} "
+                        "or WIDTHxHEIGHT in millimetres (50 to 1000)")
+
+
+def find_chromium() -> str:
+    """Chromium's executable ($ZHUSHU_CHROMIUM, else Debian's), or one line saying what to install."""
+    path = os.environ.get("ZHUSHU_CHROMIUM") or CHROMIUM
+    if os.access(path, os.X_OK):
+        return path
+    found = shutil.which("chromium")
+    if found:
+        return found
+    raise PipelineError("Chromium not found (needed to print PDF): install it with "
+                        "apt-get install chromium, or set ZHUSHU_CHROMIUM")
+
+
+def check_fonts() -> None:
+    """The fonts the print stylesheet names must be installed, or the PDF would fall back to
+    whatever the system has (tofu for Extension B characters): one line naming the packages."""
+    try:
+        listed = subprocess.run(["fc-list", ":", "family"], capture_output=True, text=True,
+                                timeout=30, check=False).stdout
+    except (OSError, subprocess.SubprocessError):
+        listed = ""
+    families = {f.strip() for line in listed.splitlines() for f in line.split(",")}
+    missing = sorted({pkg for family, pkg in FONTS.items() if family not in families})
+    if missing:
+        raise PipelineError(f"fonts missing for the print edition: install them with "
+                            f"apt-get install {' '.join(missing)}")
+
+
+class _Chromium:
+    """One headless Chromium with one page, printing HTML documents to PDF files."""
+
+    def __init__(self, executable: str):
+        try:
+            from playwright.sync_api import Error, sync_playwright
+        except ImportError as e:  # pragma: no cover - playwright is a declared dependency
+            raise PipelineError(f"playwright is not installed: {e}") from None
+        self._error = Error
+        self._pw = sync_playwright().start()
+        try:
+            self._browser = self._pw.chromium.launch(executable_path=executable, args=CHROMIUM_FLAGS)
+            # No script runs in a print document, and nothing is fetched: the HTML is complete.
+            self._page = self._browser.new_page(java_script_enabled=False)
+            self._page.route("**/*", lambda route: route.abort())
+        except Exception as e:
+            self.close()
+            raise PipelineError(f"cannot start Chromium: {_first_line(e)}", executable) from None
+
+    def print(self, html: str, target: str) -> None:
+        try:
+            self._page.set_content(html, wait_until="load")
+            self._page.pdf(path=target, prefer_css_page_size=True, print_background=True)
+        except self._error as e:
+            raise PipelineError(f"Chromium could not print: {_first_line(e)}", target) from None
+
+    def close(self) -> None:
+        browser = getattr(self, "_browser", None)
+        try:
+            if browser is not None:
+                browser.close()
+        finally:
+            self._pw.stop()
+
+
+def _first_line(e: Exception) -> str:
+    return (str(e).strip() or e.__class__.__name__).splitlines()[0]
+
+
+def print_html(path: str, renderer: Renderer) -> str:
+    """The print document of one TEI file (parsed as untrusted input)."""
+    tree, data = load_tei(path)
+    return renderer.render(tree, path, data)
+
+
+def render_pdf(paths: list[str], out_dir: str, options: PrintOptions = PrintOptions(),
+               keep_html: bool = False) -> list[tuple[str, int]]:
+    """Print each TEI file to <out_dir>/<basename>.pdf (and, with keep_html, the HTML that was
+    printed beside it). Returns (PDF path, pages) per file, in input order. Raises PipelineError
+    naming the file on bad input, or in one line saying what to install when Chromium or the
+    fonts are missing."""
+    paths = list(paths)
+    names = output_names(paths, ".pdf")
+    params = options.params()
+    chromium = find_chromium()
+    check_fonts()
+    try:
+        os.makedirs(out_dir, exist_ok=True)
+    except OSError as e:
+        raise PipelineError(f"cannot create output directory: {e.strerror}", out_dir) from None
+    renderer = Renderer(resources.path("xslt", "print.xsl"), params)
+    printer = _Chromium(chromium)
+    done = []
+    try:
+        for path, name in zip(paths, names):
+            html = print_html(path, renderer)
+            target = os.path.join(out_dir, name)
+            if keep_html:
+                write_text(os.path.splitext(target)[0] + ".print.html", html)
+            printer.print(html, target)
+            done.append((target, html.count('<div class="pg"')))
+    finally:
+        printer.close()
+    return done
