@@ -117,7 +117,9 @@ class _Chromium:
     def print(self, html: str, target: str) -> None:
         try:
             self._page.set_content(html, wait_until="load")
-            self._page.pdf(path=target, prefer_css_page_size=True, print_background=True)
+            # tagged: a structure tree for screen readers; outline: bookmarks from the headings
+            self._page.pdf(path=target, prefer_css_page_size=True, print_background=True,
+                           tagged=True, outline=True)
         except self._error as e:
             raise PipelineError(f"Chromium could not print: {_first_line(e)}", target) from None
 

@@ -37,7 +37,7 @@ def render(tei_path, **params):
 def lines_of(doc):
     """Each line as a list of items: ('big', text) or ('note', row 1, row 2)."""
     out = []
-    for ln in doc.xpath("//div[contains(concat(' ', @class, ' '), ' ln ')]"):
+    for ln in doc.xpath("//*[contains(concat(' ', @class, ' '), ' ln ')]"):
         items = []
         for e in ln:
             if "wr" in e.get("class", "").split():
@@ -135,6 +135,9 @@ def test_every_juan_starts_a_page_with_its_own_running_head():
     first_j2 = names.index("page:j2")
     assert set(names[:first_j2]) == {"page:j1"} and set(names[first_j2:]) == {"page:j2"}
     assert pages[first_j2][0].text_content() == "钦定礼记义疏卷三十"
+    # headings are h1 (卷) and h2 (a section in it): Chromium makes bookmarks of them
+    assert [(h.tag, h.text_content()) for h in doc.xpath("//h1 | //h2")] == [
+        ("h1", "钦定礼记义疏卷二十九"), ("h1", "钦定礼记义疏卷三十"), ("h2", "礼运第九之一")]
     css = doc.xpath("string(//style)")
     assert '@page j1{@top-center{content:"钦定礼记义疏 · 卷二十九"}}' in css
     assert '@page j2{@top-center{content:"钦定礼记义疏 · 卷三十"}}' in css

@@ -91,6 +91,12 @@ def test_running_head_and_chinese_page_numbers(printed):
         ["周禮注疏 · 卷三十八", "一"], ["周禮注疏 · 卷三十八", "二"], ["周禮注疏 · 卷三十八", "一二"]]
 
 
+def test_pdf_is_tagged_with_bookmarks_for_the_headings(printed):
+    _, pdfs = printed
+    data = pathlib.Path(pdfs["003"][0]).read_bytes()
+    assert b"/StructTreeRoot" in data and b"/Outlines" in data
+
+
 def test_pages_are_not_blank(printed):
     layout, pdfs = printed
     SHOTS.mkdir(parents=True, exist_ok=True)

@@ -21,7 +21,7 @@
   piece of a note is split into two balanced rows (the first row the longer by at most one
   character, unless punctuation that may not open the second row moves the split).
 
-  Input: a zs:block (attributes class, indent) whose zs:t children are runs of text, @s 'big'
+  Input: a zs:block (attributes class, indent, and level for a heading) whose zs:t children are runs of text, @s 'big'
   or 'small' and @c a class for styling. Output: zs:lines() returns HTML div.ln lines holding
   span (big text, class @c) and span.wr (a note piece) with two span.r rows.
 -->
@@ -266,6 +266,9 @@
     <xsl:variable name="cap" as="xs:integer" select="4 * ($cells - $indent)"/>
     <xsl:variable name="class" as="xs:string"
                   select="string-join(('ln', $block/@class, ('i' || $indent)[$indent gt 0]), ' ')"/>
+    <!-- a heading's first line is an h1 … h6 (PDF bookmarks and tags come from it) -->
+    <xsl:variable name="first-tag" as="xs:string"
+                  select="if ($block/@level = (1 to 6)!string()) then 'h' || $block/@level else 'div'"/>
     <!-- each full-size run alone; consecutive small runs (注 then 音義) as one note -->
     <xsl:variable name="groups" as="array(element(zs:t))*">
       <xsl:for-each-group select="zs:merge($block/zs:t[string()])" group-adjacent="@s = 'small'">
@@ -275,9 +278,10 @@
     <xsl:iterate select="$groups">
       <xsl:param name="line" as="node()*" select="()"/>
       <xsl:param name="used" as="xs:integer" select="0"/>
+      <xsl:param name="tag" as="xs:string" select="$first-tag"/>
       <xsl:on-completion>
         <xsl:if test="exists($line)">
-          <div class="{$class}"><xsl:sequence select="$line"/></div>
+          <xsl:element name="{$tag}"><xsl:attribute name="class" select="$class"/><xsl:sequence select="$line"/></xsl:element>
         </xsl:if>
       </xsl:on-completion>
       <xsl:variable name="runs" as="element(zs:t)+" select="?*"/>
@@ -293,15 +297,19 @@
           </xsl:next-iteration>
         </xsl:when>
         <xsl:otherwise>
-          <xsl:if test="exists(($line, $parts[1]/node()))">
-            <div class="{$class}"><xsl:sequence select="$line, $parts[1]/node()"/></div>
+          <xsl:variable name="closed" as="xs:boolean" select="exists(($line, $parts[1]/node()))"/>
+          <xsl:if test="$closed">
+            <xsl:element name="{$tag}"><xsl:attribute name="class" select="$class"/><xsl:sequence select="$line, $parts[1]/node()"/></xsl:element>
           </xsl:if>
           <xsl:for-each select="$parts[position() gt 1 and position() lt last()]">
-            <div class="{$class}"><xsl:sequence select="node()"/></div>
+            <xsl:element name="{if (position() = 1 and not($closed)) then $tag else 'div'}">
+              <xsl:attribute name="class" select="$class"/><xsl:sequence select="node()"/>
+            </xsl:element>
           </xsl:for-each>
           <xsl:next-iteration>
             <xsl:with-param name="line" select="$parts[last()]/node()"/>
             <xsl:with-param name="used" select="xs:integer($parts[last()]/@w)"/>
+            <xsl:with-param name="tag" select="if (not($closed) and count($parts) = 2) then $tag else 'div'"/>
           </xsl:next-iteration>
         </xsl:otherwise>
       </xsl:choose>

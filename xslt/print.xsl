@@ -178,9 +178,14 @@
     <!-- $lead: runs that open the block (a category tag) -->
     <xsl:param name="lead" as="element(zs:t)*" select="()"/>
     <xsl:param name="content" as="node()*" select="node()"/>
+    <!-- $level: 1 … 6 for a heading, 0 for none -->
+    <xsl:param name="level" as="xs:integer" select="0"/>
     <xsl:param name="juan" as="xs:string" tunnel="yes" select="'0'"/>
     <xsl:param name="juan-head" as="xs:string" tunnel="yes" select="''"/>
     <zs:block class="{$class}" indent="{$indent}" juan="{$juan}" head="{$juan-head}">
+      <xsl:if test="$level gt 0">
+        <xsl:attribute name="level" select="$level"/>
+      </xsl:if>
       <xsl:sequence select="$lead"/>
       <xsl:apply-templates select="$content">
         <xsl:with-param name="size" tunnel="yes" select="'big'"/>
@@ -298,11 +303,13 @@
     <xsl:apply-templates/>
   </xsl:template>
 
-  <!-- A 卷 heading at the head of the line; a section heading three cells down. -->
+  <!-- A 卷 heading at the head of the line; a section heading three cells down. They are h1, h2 …
+       in the HTML, so the PDF has bookmarks for them. -->
   <xsl:template match="tei:head">
     <xsl:call-template name="block">
       <xsl:with-param name="class" select="'head'"/>
       <xsl:with-param name="indent" select="if (parent::tei:div/parent::tei:div) then 3 else 0"/>
+      <xsl:with-param name="level" select="min((count(ancestor::tei:div), 6))"/>
     </xsl:call-template>
   </xsl:template>
 
