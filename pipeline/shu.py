@@ -8,6 +8,7 @@ are not new sections because no 釋曰/正義曰 follows their quote.
 from __future__ import annotations
 
 import re
+from typing import Iterator
 
 from .chars import DELIMITERS, Q_CLOSE, Q_OPEN, QUOTE_MARKS
 from .located import Located
@@ -58,19 +59,40 @@ def starts_section(text: str) -> bool:
     return bool(SECTION.match(text.lstrip("○")))
 
 
+class SubQuotes:
+    """Quotes of the 疏 that open a paragraph or follow 云 (sub-lemmas, `“X”者` / `云“X”者`):
+    `finditer` gives the matches of re.compile("(?:^|云)" + body).finditer(text). The two
+    cases are separate patterns because one that may start at ^ has no first character for
+    the regex engine to look for, which then tries every position of the 疏."""
+
+    def __init__(self, body: str):
+        self.opening = re.compile(body)
+        self.after_yun = re.compile("云" + body)
+
+    def finditer(self, text: str) -> Iterator[re.Match]:
+        m = self.opening.match(text)
+        if m:
+            yield m
+        yield from self.after_yun.finditer(text, m.end() if m else 0)
+
+
 _SUB_QUOTE = Q_OPEN + "[^" + QUOTE_MARKS + "]{1,80}" + Q_CLOSE + "者"          # “…”者
 _SHU_VOICE = re.compile("云" + _SUB_QUOTE + "|(?:释|釋|正义|正義)曰")
+
+
+_OPENS_WITH_SUB = re.compile("(?:云)?" + _SUB_QUOTE)
+_OPENS_BODY = re.compile(r"○*(?:" + OPENER + ")")
 
 
 def looks_like_shu(text: str) -> bool:
     """Does an unmarked line read as 疏 (a file that starts in the middle of one)? The 疏 voice:
     an opener, or sub-lemmas `云“…”者` from its first characters."""
-    return (text.startswith("○") or opens_body(text) or bool(re.match("(?:云)?" + _SUB_QUOTE, text))
+    return (text.startswith("○") or opens_body(text) or bool(_OPENS_WITH_SUB.match(text))
             or len(_SHU_VOICE.findall(text[:400])) >= 2)
 
 
 def opens_body(text: str) -> bool:
-    return bool(re.match(r"○*(?:" + OPENER + ")", text))
+    return bool(_OPENS_BODY.match(text))
 
 
 def parse_block(loc: Located, mark: str, mark_pos: Pos | None, bare: bool = False) -> list[Shu]:

@@ -81,6 +81,8 @@ def _bare(content: str) -> list[tuple[int, str, str]]:
 
 def split(text: str, pos: Pos) -> list[tuple[int, object]]:
     """A run of text as (offset, part) pairs: plain strings and SmallNotes, brackets dropped."""
+    if "〈" not in text and "【" not in text:      # most runs: no note at all
+        return [(0, text)] if text else []
     parts: list[tuple[int, object]] = []
     at = 0
     for m in NOTE.finditer(text):
@@ -98,4 +100,10 @@ def split(text: str, pos: Pos) -> list[tuple[int, object]]:
 def mask(text: str) -> str:
     """The text with every small note blanked out (same length), for finding structure in the
     main text only."""
-    return NOTE.sub(lambda m: "\u3000" * len(m.group()), text)
+    if "〈" not in text and "【" not in text:      # most lines: no note, nothing to blank
+        return text
+    return NOTE.sub(_blank, text)
+
+
+def _blank(m: re.Match) -> str:
+    return "\u3000" * (m.end() - m.start())

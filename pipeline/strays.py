@@ -59,6 +59,8 @@ def _note(n: SmallNote, report: Report) -> None:
 
 
 def _clean(text: str, pos: Pos, report: Report) -> tuple[str, list[int]]:
+    if _DELIM.search(text) is None:               # the usual case: nothing stray
+        return text, []
     gone = [m.start() for m in _DELIM.finditer(text)]
     for i in gone:
         report.warn("ZS-CONV-STRAY", f"stray delimiter {text[i]!r} dropped", Pos(pos.line, pos.col + i))

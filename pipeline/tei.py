@@ -64,6 +64,8 @@ _TEXT_MARK = "\ue000ZHUSHU-BODY\ue000"           # where the body goes in the se
 _OPEN = {k: f"<{n}>" if t is None else f'<{n} type="{t}">' for k, (n, t) in INLINE.items()}
 _CLOSE = {k: f"</{n}>" for k, (n, _) in INLINE.items()}
 _SPECIAL = re.compile("[" + re.escape("".join(sorted(PLACEHOLDERS))) + "\ue000-\uf8ff]")
+# What put must do more than copy: markup characters to escape, and the _SPECIAL ones.
+_ATTENTION = re.compile("[&<>" + re.escape("".join(sorted(PLACEHOLDERS))) + "\ue000-\uf8ff]")
 
 
 def glyph_id(ch: str) -> str:
@@ -89,11 +91,16 @@ def _esc(s: str) -> str:
 _SCRIPT = {"zh-Hans": "simplified", "zh-Hant": "traditional"}
 
 
+_ATTR_SPECIAL = re.compile('[&<>"]')
+
+
 def _attrs(attrs: dict) -> str:
     out = []
     for k, v in attrs.items():
         if v is not None:
-            out.append(f' {"xml:id" if k == "xml_id" else k}="{_esc(v).replace(chr(34), "&quot;")}"')
+            if _ATTR_SPECIAL.search(v) is not None:     # values are mostly ids: nothing to escape
+                v = _esc(v).replace('"', "&quot;")
+            out.append(f' {"xml:id" if k == "xml_id" else k}="{v}"')
     return "".join(out)
 
 
@@ -101,7 +108,10 @@ class _Writer:
     """The body is written as XML text: element by element through the lxml API costs about
     2.5 µs per element, three times the whole of this path. The header, small and fixed, is
     built with lxml and the body spliced into it. Every conversion checks the written body's
-    text against the source (convert._check_lossless), and tests validate the whole output."""
+    text against the source (convert._check_lossless), and tests validate the whole output.
+    The attributes of the commonest elements are written straight into their tags: they hold
+    our ids, our types and person ids (from the registry, or built from a name in CJK
+    characters), none of which needs escaping; _attrs escapes the rest."""
 
     def __init__(self, doc: Document, report: Report | None):
         self.doc, self.report = doc, report
@@ -112,9 +122,10 @@ class _Writer:
     # -- text ------------------------------------------------------------------------------------
     def put(self, text: str) -> None:
         """Text, with placeholders and PUA characters wrapped in a declared <g>."""
-        text = _esc(text)
-        if _SPECIAL.search(text) is not None:
-            text = _SPECIAL.sub(self._glyph, text)
+        if _ATTENTION.search(text) is not None:      # most text is copied as it is
+            text = _esc(text)
+            if _SPECIAL.search(text) is not None:
+                text = _SPECIAL.sub(self._glyph, text)
         self.out.append(text)
 
     def _glyph(self, m: re.Match) -> str:
@@ -163,9 +174,9 @@ class _Writer:
     def small(self, n: SmallNote) -> None:
         """A small-character note inline: its kind is the note type; a quoted 疏 is a shu note
         of subtype quoted, credited to its author."""
-        typ, sub = (SHU, "quoted") if n.kind == SHU else (n.kind, None)
-        self.out.append("<note" + _attrs(dict(type=typ, subtype=sub, place="inline", xml_id=n.id,
-                                              resp=_ref(n.resp))) + ">")
+        sub = ' subtype="quoted"' if n.kind == SHU else ""
+        resp = f' resp="#{n.resp}"' if n.resp else ""
+        self.out.append(f'<note type="{n.kind}"{sub} place="inline" xml:id="{n.id}"{resp}>')
         if n.tokens is not None:
             self.put_tokens(n.tokens)
         else:
@@ -180,10 +191,10 @@ class _Writer:
                 self.put(part)
 
     def yishu(self, b: YishuBlock) -> None:
-        typ, sub = (AN, None) if b.category == AN else (YISHU, b.category)
-        self.out.append("<note" + _attrs(dict(
-            type=typ, subtype=sub, xml_id=b.id, target=_ref(b.target.id) if b.target else None,
-            prev=_ref(b.prev.id) if b.prev else None)) + ">")
+        kind = f'type="{AN}"' if b.category == AN else f'type="{YISHU}" subtype="{b.category}"'
+        target = f' target="#{b.target.id}"' if b.target and b.target.id else ""
+        prev = f' prev="#{b.prev.id}"' if b.prev and b.prev.id else ""
+        self.out.append(f'<note {kind} xml:id="{b.id}"{target}{prev}>')
         if b.label:
             self.el("label", b.label, type="category")
         for q in b.quotes:
@@ -238,10 +249,10 @@ class _Writer:
     PIECES = {JING: jing, ZHU: note_piece, YINYI: note_piece, QUE: que, MARK: mark}
 
     def shu(self, s: Shu) -> None:
-        self.out.append("<note" + _attrs(dict(
-            type=SHU, subtype="detached" if s.detached else None, xml_id=s.id, resp=_ref(s.resp),
-            target=_ref(s.target.id) if s.target else None,
-            targetEnd=_ref(s.target_end.id) if s.target_end else None)) + ">")
+        detached = ' subtype="detached"' if s.detached else ""
+        resp = f' resp="#{s.resp}"' if s.resp else ""
+        self.out.append(f'<note type="{SHU}"{detached} xml:id="{s.id}"{resp}'
+                        f'{_pointing(s.target, s.target_end)}>')
         if s.mark:
             self.el("label", s.mark, type="mark")
         if s.chuwen:
@@ -258,10 +269,8 @@ class _Writer:
     def sublemma(self, para) -> None:
         """A paragraph that opens with a sub-lemma: a note of its own, pointing at the span."""
         sub = para.sub
-        self.out.append("<note" + _attrs(dict(
-            type=SHU, subtype="sublemma", xml_id=sub.id,
-            target=_ref(sub.target.id) if sub.target else None,
-            targetEnd=_ref(sub.target_end.id) if sub.target_end else None)) + "><p>")
+        self.out.append(f'<note type="{SHU}" subtype="sublemma" xml:id="{sub.id}"'
+                        f'{_pointing(sub.target, sub.target_end)}><p>')
         pos = 0
         for a, b in sub.quotes:
             self.put(para.text[pos:a])
@@ -306,8 +315,9 @@ class _Writer:
         return "".join(self.out)
 
     # -- document --------------------------------------------------------------------------------
-    def build(self) -> tuple[str, str]:
-        """(document, body): the serialised TEI and, within it, the body as written."""
+    def build(self) -> tuple[str, str, str]:
+        """The serialised TEI in three parts: what comes before the body, the body as written,
+        and what follows it (kept apart: joining them would copy the whole document once more)."""
         body = self.body()                     # first: it collects the glyphs the header declares
         root = etree.Element(T + "TEI", nsmap={None: TEI_NS})
         root.set(XML_LANG, "lzh")
@@ -322,8 +332,8 @@ class _Writer:
             stand_off.tail = "\n"
         text = _el(root, "text", _TEXT_MARK)
         text.tail = "\n"
-        skeleton = etree.tostring(root, encoding="unicode")
-        return skeleton.replace(_TEXT_MARK, "\n" + body, 1), body
+        before, after = etree.tostring(root, encoding="unicode").split(_TEXT_MARK, 1)
+        return before + "\n", body, after
 
     def header(self, h) -> None:
         m = self.doc.meta
@@ -410,14 +420,22 @@ def _canonical(forms: tuple[str, ...], name: str) -> str | None:
     return next((f for f in forms if f in name), forms[1] if len(forms) > 1 else forms[0])
 
 
+def _pointing(target, target_end) -> str:
+    """@target and @targetEnd of a note, written directly: they hold ids we made, which need
+    no escaping (the generic _attrs costs more than the rest of a 疏 note)."""
+    out = f' target="#{target.id}"' if target and target.id else ""
+    return out + f' targetEnd="#{target_end.id}"' if target_end and target_end.id else out
+
+
 def _ref(x: str | None) -> str | None:
     return "#" + x if x else None
 
 
 def to_tei_text(doc: Document, report: Report | None = None) -> tuple[bytes, str]:
     """The TEI document as bytes, and its body as written (for the lossless check)."""
-    xml, body = _Writer(doc, report).build()
-    return ("<?xml version='1.0' encoding='UTF-8'?>\n" + xml + "\n").encode("utf-8"), body
+    before, body, after = _Writer(doc, report).build()
+    return b"".join((b"<?xml version='1.0' encoding='UTF-8'?>\n", before.encode("utf-8"),
+                     body.encode("utf-8"), after.encode("utf-8"), b"\n")), body
 
 
 def to_tei(doc: Document, report: Report | None = None) -> etree._Element:

@@ -20,7 +20,8 @@ _HEAD_SEP = "，,"
 
 
 # A gloss runs to a 。 that is not inside quotation marks (下文注“道之”、“道宾”同。 is one gloss).
-_GLOSS = re.compile(r"(?:[^。“‘「『]|“[^”]*”?|‘[^’]*’?|「[^」]*」?|『[^』]*』?)+。?|。")
+# (Runs of plain characters are taken at once: the same matches as one character at a time.)
+_GLOSS = re.compile(r"(?:[^。“‘「『]+|“[^”]*”?|‘[^’]*’?|「[^」]*」?|『[^』]*』?)+。?|。")
 
 
 # Unpunctuated glosses (四庫): a head of one or two characters, a reading, a closing remark.
@@ -65,6 +66,11 @@ def head_of(gloss: str) -> str:
         return ""
     m = _GLUED_HEAD.match(gloss)
     return m.group(1) if m else ""
+
+
+def head_of_tokens(tokens: list[Token]) -> str:
+    """head_of(gloss), read off tokenize(gloss): the head is its first token, as a term."""
+    return tokens[0].text if tokens and tokens[0].kind == "term" else ""
 
 
 def tokenize(gloss: str) -> list[Token]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import Callable
 
 from .. import persons
@@ -31,6 +32,12 @@ _QUOTE = Q_OPEN + "[^" + QUOTE_MARKS + "]*" + Q_CLOSE
 _LEMMA_ONLY = re.compile("(?:注|註)?" + _QUOTE + "(?:至" + _QUOTE + ")?[。，]?○*")
 
 RawLine = tuple[int, int, str]                 # line number, column of first char, stripped text
+
+
+def juan_line(s: str) -> re.Match | None:
+    """JUAN_LINE.match(s), tried only on lines that hold a 卷: its lazy work name would walk
+    every long line to its end."""
+    return JUAN_LINE.match(s) if "卷" in s else None
 
 
 def located(raw_units: list[list[RawLine]]) -> list[Located]:
@@ -100,7 +107,7 @@ class Builder:
             return
         if not s:
             return
-        m = JUAN_LINE.match(s)
+        m = juan_line(s)
         if m:
             self.juan(s, Pos(n, col), m.group("n"), m.group("work"))
             return
@@ -216,9 +223,9 @@ class Builder:
 
     def close_group(self) -> None:
         self.close_shu()
+        if not self.group.units and not self.group.shus:
+            return                              # nothing open (every 義疏 block asks)
         g, self.group = self.group, _Group()
-        if not g.units and not g.shus:
-            return
         units = self.segment(g.units, g.shus, self) if g.units else []
         if units:
             self.seen_unit = True
@@ -253,16 +260,24 @@ class Builder:
                     section=self.src.meta.get("section", ""))
         meta.classification, meta.declared = self.classification, self.declared
         doc = Document(meta, self.divs)
-        used = set()
-        for b in doc.blocks():
-            if isinstance(b, Unit):
-                used.update(p.resp for p in b.pieces if p.resp)
-            elif isinstance(b, Shu) and b.resp:
-                used.add(b.resp)
-            elif isinstance(b, YishuBlock):
-                for q in b.quotes:
-                    used.update([q.resp] if q.resp else [])
-                    used.update(p.resp for p in q.parts if isinstance(p, SmallNote) and p.resp)
-        meta.persons = sorted(used)
+        meta.persons = _persons(doc)
         assign_ids(doc)
         return doc
+
+
+_RESP = attrgetter("resp")
+
+
+def _persons(doc: Document) -> list[str]:
+    """The ids @resp points at, sorted (None and '' gathered too, then left out)."""
+    used = set()
+    for b in doc.blocks():
+        if isinstance(b, Unit):
+            used.update(map(_RESP, b.pieces))
+        elif isinstance(b, Shu):
+            used.add(b.resp)
+        elif isinstance(b, YishuBlock):
+            for q in b.quotes:
+                used.add(q.resp)
+                used.update(p.resp for p in q.parts if isinstance(p, SmallNote))
+    return sorted(r for r in used if r)

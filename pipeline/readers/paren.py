@@ -20,14 +20,16 @@ DESCRIPTION = "注疏 with 注 in （…） after each 經 sentence and 音義 a
 
 _PAREN = re.compile(r"[（()）]")
 _OPEN = "（("
+_NOTE_AFTER_SENTENCE = re.compile(r"[。，；：、][（(][^）)]{2,}")
+_SHU_LINE = re.compile(r"^[\[［【〔][疏疎][\]］】〕]")
 
 
 def sniff(text: str) -> tuple[float, str]:
     lines = [l.strip() for l in text.split("\n") if l.strip()]
     if not lines:
         return 0.0, "empty"
-    with_note = sum(1 for l in lines if re.search(r"[。，；：、][（(][^）)]{2,}", l))
-    shu = sum(1 for l in lines if re.match(r"^[\[［【〔][疏疎][\]］】〕]", l))
+    with_note = sum(1 for l in lines if _NOTE_AFTER_SENTENCE.search(l))
+    shu = sum(1 for l in lines if _SHU_LINE.match(l))
     score = min(1.0, (with_note + shu) / max(1, len(lines)) * 1.2) if with_note else 0.0
     return score, f"{with_note} lines with a parenthesised note after a 經 sentence, {shu} [疏] lines"
 

@@ -22,7 +22,7 @@ from ..report import Report
 from ..segment import B, ZHU_OPEN
 from ..segment import segment as segment_group
 from ..source import Source
-from .common import CHAPTER, JUAN_LINE, Builder, RawLine, located
+from .common import CHAPTER, Builder, RawLine, juan_line, located
 
 NAME = "siku"
 DESCRIPTION = "四庫全書 注疏, unpunctuated: bare 注 before each 注, 音义【…】, 疏【…】 inline"
@@ -84,7 +84,7 @@ def read(src: Source, report: Report):
         pos = Pos(n, col)
         if HEADER.match(s):
             b.furniture(Fw(s, pos, "header"))
-        elif m := JUAN_LINE.match(s):
+        elif m := juan_line(s):
             b.juan(s, pos, m.group("n"), m.group("work"))
         elif RESPONSIBILITY.match(s):
             _commentators(b, s)

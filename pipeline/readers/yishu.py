@@ -17,13 +17,13 @@ from __future__ import annotations
 import re
 
 from .. import interleave, smallnotes
-from ..attribution import ATTRIBUTION, Speakers
+from ..attribution import ATTRIBUTION, Speakers, attributions
 from ..chars import WHITESPACE
 from ..model import (AN, CATEGORIES, JING, Fw, Piece, Pos, Quote, SmallNote, Translation, Unit,
                      YishuBlock)
 from ..report import Report
 from ..source import Source
-from .common import CHAPTER, JUAN_LINE, Builder
+from .common import CHAPTER, Builder, juan_line
 
 NAME = "yishu"
 DESCRIPTION = "欽定三禮義疏: 經 lines, category lines (正义 存疑 …) with 氏曰 quotations, 案, 右 closings"
@@ -31,7 +31,9 @@ DESCRIPTION = "欽定三禮義疏: 經 lines, category lines (正义 存疑 …)
 _LABELS = "|".join(sorted(CATEGORIES, key=len, reverse=True))
 LINE_LABEL = re.compile(rf"^(?:(?P<label>{_LABELS})|(?P<an>案|按))(?P<punct>[：:。]?)")
 GLUED = re.compile(rf"(?P<label>{_LABELS})(?P<punct>[：:。]?)(?={ATTRIBUTION.pattern})")
-GLUED_AN = re.compile(r"(?<=[」”])(?P<an>案|按)(?P<punct>[：:]?)")      # punctuated texts
+# 案 after a closing quote (punctuated texts). The look back comes after 案 so that the regex
+# engine can skip to each 案 instead of trying every position.
+GLUED_AN = re.compile(r"(?P<an>案|按)(?<=[」”][案按])(?P<punct>[：:]?)")
 CLOSING = re.compile(r"^右[^\s，。：]{1,24}$")
 GLUED_CLOSING = re.compile(r"(?<![左之])右记[^右左〈〉【】]{1,16}$")      # unpunctuated texts
 HEADER = re.compile(r"^(?:钦定四库全书|欽定四庫全書)$")
@@ -60,7 +62,7 @@ def furniture_kind(s: str) -> str | None:
         return "header"
     if CATALOGUE.match(s):
         return "catalogue"
-    if SOURCE.search(s) and len(s) < 60:
+    if len(s) < 60 and SOURCE.search(s):
         return "source"
     return None
 
@@ -68,12 +70,11 @@ def furniture_kind(s: str) -> str | None:
 def read(src: Source, report: Report):
     b = Builder(src, report, NAME, segment=lambda *a: [], continues=lambda *a: False)
     lines = {n: raw for n, raw in enumerate(src.text.split("\n"), 1) if raw.strip(_WS)}
-    furniture = {n for n, raw in lines.items()
-                 if furniture_kind(raw.strip(_WS)) or JUAN_LINE.match(raw.strip(_WS))
-                 or CHAPTER.match(raw.strip(_WS))}
+    stripped = {n: raw.strip(_WS) for n, raw in lines.items()}
+    furniture = {n for n, s in stripped.items() if furniture_kind(s) or juan_line(s) or CHAPTER.match(s)}
     layout = interleave.find(lines, furniture)
     p = _Reader(b, report, src.text, lines, layout)
-    b.by_closing = any(CLOSING.match(lines[n].strip(_WS)) for n in lines if not layout.is_translation(n))
+    b.by_closing = any(CLOSING.match(s) for n, s in stripped.items() if not layout.is_translation(n))
     for n in sorted(lines):
         if layout.is_translation(n):
             p.translation(n, lines[n])
@@ -101,6 +102,7 @@ class _Reader:
         self.repeats: list[int] = []
         self.edges: list[tuple[int, int]] = []
         self.last_line = 0
+        self.copied = {r for r, _, _ in layout.copies}     # translated lines that copy their original
         content = [n for n in sorted(lines) if not layout.is_translation(n)]
         self.next_is_comment = {}
         for i, n in enumerate(content):
@@ -113,12 +115,12 @@ class _Reader:
         col = len(raw) - len(raw.lstrip(_WS)) + 1
         pos = Pos(n, col)
         kind = furniture_kind(s)
-        if kind or JUAN_LINE.match(s) or CHAPTER.match(s) or \
+        if kind or juan_line(s) or CHAPTER.match(s) or \
                 (self.b.by_closing and CLOSING.match(s)):
             self._structure(n, s, pos, kind)
             return
         masked = smallnotes.mask(s)
-        closing = GLUED_CLOSING.search(masked) if not self.punctuated else None
+        closing = GLUED_CLOSING.search(masked) if not self.punctuated and "右记" in masked else None
         body = s[:closing.start()] if closing else s
         if LINE_LABEL.match(body):                 # no 經 line opens with a category or 案
             self._comment(n, body, pos, continuing=False)
@@ -147,7 +149,7 @@ class _Reader:
                 self.b.classification = CATALOGUE.match(s).group("cls")
             self.printed[s] = self.line_block[n] = fw
             return
-        m = JUAN_LINE.match(s)
+        m = juan_line(s)
         if m:
             self.b.juan(s, pos, m.group("n"), m.group("work"))
             self.printed[s] = self.line_block[n] = self.b.div.head
@@ -171,7 +173,7 @@ class _Reader:
             return False
         if len(s) <= 2:                            # no 經 sentence is that short
             return True
-        attr, label = ATTRIBUTION.search(masked), GLUED.search(masked)
+        attr, label = next(attributions(masked), None), GLUED.search(masked)
         if attr and (label is None or attr.start() < label.start()):
             return True
         if self.punctuated:                        # the line before stops mid-sentence
@@ -248,7 +250,7 @@ class _Reader:
         """The quotations of a block: each 氏曰 attribution opens one; text before the first
         belongs to nobody named (or, when extending, to the quotation it continues)."""
         masked = smallnotes.mask(text)
-        marks = list(ATTRIBUTION.finditer(masked))
+        marks = list(attributions(masked))
         lead_end = marks[0].start() if marks else len(text)
         lead = text[:lead_end]
         if lead.strip(_WS):
@@ -282,18 +284,17 @@ class _Reader:
         s = raw.strip(_WS)
         pos = Pos(n, len(raw) - len(raw.lstrip(_WS)) + 1)
         first = self.printed.get(s)
-        kind = furniture_kind(s) or ("title" if JUAN_LINE.match(s) or CHAPTER.match(s) else None)
+        kind = furniture_kind(s) or ("title" if juan_line(s) or CHAPTER.match(s) else None)
         if kind and first is not None:
             self.b.furniture(Fw(s, pos, kind, same_as=first))
             self.repeats.append(n)
         else:
             mark = interleave.tr_mark(s)
             original = self.line_block.get(self.layout.translation.get(n))
-            copy = any(r == n for r, _, _ in self.layout.copies)
             parts = self._parts(s[len(mark):], Pos(pos.line, pos.col + len(mark)))
             if mark:        # a run opens with the mark, whose script is the run's: 译 or 譯
                 self.tr_lang = "zh-Hant" if mark == "譯" else "zh-Hans"
-            self.b.block(Translation(parts, pos, mark, original, copy, self.tr_lang))
+            self.b.block(Translation(parts, pos, mark, original, n in self.copied, self.tr_lang))
         self.crossed = True
 
     def report_layout(self) -> None:

@@ -1,0 +1,128 @@
+"""The fast forms of the matching helpers agree with the plain definitions they replace.
+
+Each helper was rewritten for speed (bit-parallel edit distance, regexes tried only where they
+can match); these tests hold them to the straightforward versions on random and edge inputs.
+"""
+import random
+import re
+
+from pipeline.anchoring import _SKIP, Stream, edit_distance, find_all, prefix_distances, squeeze
+from pipeline.attribution import ATTRIBUTION, attributions
+from pipeline.chars import PLACEHOLDERS, Q_CLOSE, Q_OPEN, QUOTE_MARKS
+from pipeline.model import JING, Piece, Pos
+from pipeline.readers.yishu import GLUED_AN
+from pipeline.shu import SubQuotes
+from pipeline.yinyi import _GLOSS
+
+ALPHABET = "之也者其而以不為人子□?"
+
+
+def _banded_distances(q: str, t: str, cap: int) -> list[int]:
+    """The textbook table, one row per character of q (over cap reads cap + 1)."""
+    over = cap + 1
+    prev = [min(j, over) for j in range(len(t) + 1)]
+    for i in range(1, len(q) + 1):
+        cur = [min(i, over)] + [over] * len(t)
+        for j in range(1, len(t) + 1):
+            a, b = q[i - 1], t[j - 1]
+            same = a == b or a in PLACEHOLDERS or b in PLACEHOLDERS
+            cur[j] = min(prev[j - 1] + (0 if same else 1), prev[j] + 1, cur[j - 1] + 1, over)
+        prev = cur
+    return prev
+
+
+def test_prefix_distances_match_the_table():
+    rnd = random.Random(1)
+    for _ in range(20000):
+        q = "".join(rnd.choice(ALPHABET) for _ in range(rnd.randint(0, 14)))
+        t = "".join(rnd.choice(ALPHABET) for _ in range(rnd.randint(0, 18)))
+        if q and rnd.random() < 0.5:
+            t = q[:rnd.randint(0, len(q))] + t
+        cap = rnd.randint(0, 5)
+        assert prefix_distances(q, t, cap) == _banded_distances(q, t, cap), (q, t, cap)
+
+
+def test_prefix_distances_on_long_quotes():
+    rnd = random.Random(2)
+    for _ in range(500):
+        q = "".join(rnd.choice(ALPHABET) for _ in range(rnd.randint(60, 90)))
+        t = q
+        for _ in range(rnd.randint(0, 12)):              # edits: change, insert, delete
+            k = rnd.randrange(len(t))
+            op = rnd.random()
+            t = t[:k] + (rnd.choice(ALPHABET) if op < 0.66 else "") + t[k + (op > 0.33):]
+        cap = max(1, len(q) // 8)
+        assert prefix_distances(q, t, cap) == _banded_distances(q, t, cap)
+        assert edit_distance(q, t, cap) == min(_banded_distances(q, t, cap)[len(t)], cap + 1)
+
+
+def _find_all_plain(hay: str, quote: str, lo: int, allowed: int) -> list[tuple[int, int]]:
+    """Every window with at most `allowed` differing characters (no placeholders anywhere)."""
+    n = len(quote)
+    out = []
+    for s in range(lo, len(hay) - n + 1):
+        bad = sum(a != b for a, b in zip(hay[s:s + n], quote))
+        if bad <= allowed:
+            out.append((s, bad))
+    return out
+
+
+def test_find_all_without_placeholders_finds_every_near_match():
+    rnd = random.Random(3)
+    letters = "之也者其而以"
+    for _ in range(3000):
+        hay = "".join(rnd.choice(letters) for _ in range(rnd.randint(0, 40)))
+        quote = "".join(rnd.choice(letters) for _ in range(rnd.randint(3, 6)))
+        lo = rnd.randint(0, 5)
+        exact = _find_all_plain(hay, quote, lo, 0)
+        want = exact or _find_all_plain(hay, quote, lo, 1)
+        assert find_all(hay, quote, lo) == want, (hay, quote, lo)
+
+
+def test_stream_where_maps_back_to_the_piece_text():
+    pieces = [Piece(JING, t, Pos(1, 1)) for t in ("大宰，掌建邦之六典。", "“以佐王”", "。，", "治邦國")]
+    st = Stream.of(pieces)
+    assert st.chars == "".join(squeeze(p.text) for p in pieces)
+    for i, ch in enumerate(st.chars):
+        pi, off = st.where(i)
+        assert pieces[pi].text[off] == ch and ch not in _SKIP
+    assert [i for i in range(len(st.chars)) if st.at_piece_start(i)] == [0, 8, 11]
+    assert st.at_piece_end(7) and st.at_piece_end(len(st.chars) - 1) and not st.at_piece_end(6)
+
+
+def test_attributions_are_the_regex_matches():
+    rnd = random.Random(4)
+    texts = ["郑氏康成曰遭丧主国君薨也　敖氏继公曰聘", "朱子曰程子曰", "曰氏甲曰", "甲氏乙丙曰丁氏曰"]
+    texts += ["".join(rnd.choice("曰氏朱子程张甲乙丙。") for _ in range(rnd.randint(0, 30)))
+              for _ in range(20000)]
+    for t in texts:
+        assert [m.span() for m in attributions(t)] == [m.span() for m in ATTRIBUTION.finditer(t)], t
+
+
+def test_sub_quotes_are_the_combined_pattern():
+    body = Q_OPEN + r"(?P<q1>[^" + QUOTE_MARKS + r"]{1,80})" + Q_CLOSE + r"(?P<zhe>者)?"
+    combined = re.compile("(?:^|云)" + body)
+    split = SubQuotes(body)
+    rnd = random.Random(5)
+    texts = ["“大凡”者，云“协其礼”者", "云“甲”云“乙”者", "甲云“乙”"]
+    texts += ["".join(rnd.choice("云“”「」者甲乙") for _ in range(rnd.randint(0, 20))) for _ in range(20000)]
+    for t in texts:
+        assert [(m.span(), m.groupdict()) for m in split.finditer(t)] == \
+               [(m.span(), m.groupdict()) for m in combined.finditer(t)], t
+
+
+def test_glued_an_looks_back_for_a_closing_quote():
+    plain = re.compile(r"(?<=[」”])(?P<an>案|按)(?P<punct>[：:]?)")
+    rnd = random.Random(6)
+    for _ in range(20000):
+        t = "".join(rnd.choice("案按」”：:。甲") for _ in range(rnd.randint(0, 12)))
+        assert [(m.span(), m.groupdict()) for m in GLUED_AN.finditer(t)] == \
+               [(m.span(), m.groupdict()) for m in plain.finditer(t)], t
+
+
+def test_gloss_runs_split_as_one_character_at_a_time():
+    plain = re.compile(r"(?:[^。“‘「『]|“[^”]*”?|‘[^’]*’?|「[^」]*」?|『[^』]*』?)+。?|。")
+    rnd = random.Random(7)
+    for _ in range(20000):
+        t = "".join(rnd.choice("甲乙。“”‘’「」『』，") for _ in range(rnd.randint(0, 16)))
+        assert [m.span() for m in _GLOSS.finditer(t)] == [m.span() for m in plain.finditer(t)], t
