@@ -8,6 +8,7 @@ import pathlib
 
 import pytest
 
+from pipeline.anchoring import agrees
 from pipeline.render import render_html
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -139,6 +140,59 @@ def test_hovering_a_lemma_highlights_exactly_its_span(site, page, tei):
         page.mouse.move(0, 0)
     page.locator(f'[id="{shus[1][0]}"] a.chuwen').hover()
     shot(page, pathlib.Path(tei).stem[:3] + "-lemma-hover")
+
+
+def sublemma_spans(tei):
+    """{sub-lemma id: ids of the pieces from the one its @target is in to its @targetEnd's}."""
+    from lxml import etree
+    t = "{http://www.tei-c.org/ns/1.0}"
+    xml_id = "{http://www.w3.org/XML/1998/namespace}id"
+    root = etree.parse(tei).getroot()
+    pieces = [e for ab in root.iter(t + "ab") if ab.get("type") != "translation" for e in ab if e.get(xml_id)]
+    order = {e.get(xml_id): i for i, e in enumerate(pieces)}
+    by_id = {e.get(xml_id): e for e in root.iter() if e.get(xml_id)}
+
+    def piece(ref):
+        e = by_id.get((ref or "#")[1:])
+        while e is not None and e.get(xml_id) not in order:
+            e = e.getparent()
+        return e
+
+    spans = {}
+    for sub in root.iter(t + "note"):
+        if sub.get("subtype") == "sublemma":
+            first, last = piece(sub.get("target")), piece(sub.get("targetEnd"))
+            last = first if last is None else last
+            i, j = order[first.get(xml_id)], order[last.get(xml_id)]
+            spans[sub.get(xml_id)] = [p.get(xml_id) for p in pieces[i:j + 1]]
+    return spans
+
+
+@pytest.mark.parametrize("highlights", [True, False], ids=["range", "whole-pieces"])
+def test_hovering_a_sublemma_quote_highlights_its_span(site, browser, highlights):
+    """With the CSS Custom Highlight API the exact characters are lit (a Range between the
+    anchors); without it, the whole pieces from the one holding the start to the one holding
+    the end — worked out by the script from the two ends."""
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    if not highlights:
+        ctx.add_init_script("Object.defineProperty(CSS, 'highlights', {value: undefined})")
+    page = ctx.new_page()
+    page.goto(url(site, TEIS[0]))
+    spans = sublemma_spans(TEIS[0])
+    lit = "() => [...document.querySelectorAll('.hl')].map(e => e.id)"
+    ranged = "() => CSS.highlights && CSS.highlights.has('zs-sublemma') ? [...CSS.highlights.get('zs-sublemma')][0].toString() : null"
+    for sid in list(spans)[:10]:
+        quote = page.locator(f'[id="{sid}"] a.sublemma-quote')
+        quote.hover()
+        if highlights:
+            text = page.evaluate(ranged)
+            # the lit characters agree with the quote as the validator requires (punctuation
+            # aside, a differing character allowed)
+            assert text and agrees(text, [quote.inner_text()]), (sid, text)
+        else:
+            assert page.evaluate(lit) == spans[sid], sid
+        page.mouse.move(0, 0)
+    ctx.close()
 
 
 def test_yinyi_popup_and_category_filter(site, page):

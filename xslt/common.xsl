@@ -229,8 +229,9 @@
     <xsl:sequence select="$zs:layers[. = $used]"/>
   </xsl:function>
 
-  <!-- A person's name for display: the full name, else the first name given. -->
-  <xsl:function name="zs:person-name" as="xs:string">
+  <!-- A person's name for display: the full name, else the first name given. Memoised: a page
+       names the same few scholars thousands of times. -->
+  <xsl:function name="zs:person-name" as="xs:string" cache="yes">
     <!-- $person: a person of the standOff -->
     <xsl:param name="person" as="element(tei:person)"/>
     <xsl:variable name="full" as="xs:string" select="normalize-space($person/tei:persName[@type = 'full'][1])"/>
@@ -244,13 +245,18 @@
     <xsl:sequence select="zs:resolve($pointer)/self::tei:person"/>
   </xsl:function>
 
+  <!-- The layers' conventional names (a global: a map written inside the function would be
+       built again on every call, and it is called for every note of a page). -->
+  <xsl:variable name="zs:layer-names" as="map(xs:string, xs:string)"
+                select="map{'jing': '經', 'zhu': '注', 'yinyi': '音義', 'shu': '疏', 'que': '阙',
+                            'yishu': '義疏', 'an': '案', 'translation': '譯', 'textual': '校',
+                            'xiaozhu': '小注'}"/>
+
   <!-- The conventional name of a layer's text, for headings and credits. -->
   <xsl:function name="zs:layer-name" as="xs:string">
     <!-- $layer: jing, zhu, yinyi, shu, que, yishu, an, translation, textual or xiaozhu -->
     <xsl:param name="layer" as="xs:string"/>
-    <xsl:sequence select="(map{'jing': '經', 'zhu': '注', 'yinyi': '音義', 'shu': '疏', 'que': '阙',
-                               'yishu': '義疏', 'an': '案', 'translation': '譯', 'textual': '校',
-                               'xiaozhu': '小注'}($layer), $layer)[1]"/>
+    <xsl:sequence select="($zs:layer-names($layer), $layer)[1]"/>
   </xsl:function>
 
   <!-- ===== structure: the hooks are called from here ========================================== -->
@@ -390,15 +396,20 @@
     </xsl:call-template>
   </xsl:template>
 
-  <!-- A sub-lemma inside a 疏 section (○“X”者, 云“X”者): its own span, a narrower one. -->
+  <!-- A sub-lemma inside a 疏 section (○“X”者, 云“X”者): its own span, a narrower one. Its two
+       ends are resolved here directly, not through the memoised zs:shu-start/zs:shu-end, and the
+       pieces between them are not listed: a page has many sub-lemmas (thousands per MB), and
+       both cost a fifth of the page's transform; a script finds the pieces from the two ends. -->
   <xsl:template match="tei:note[@type = 'shu'][@subtype = 'sublemma']" priority="1">
-    <xsl:variable name="start" as="element()?" select="zs:shu-start(.)"/>
-    <xsl:variable name="end" as="element()?" select="zs:shu-end(.)"/>
+    <xsl:variable name="start" as="element()?" select="zs:resolve(@target)"/>
+    <xsl:variable name="end" as="element()?" select="zs:resolve(@targetEnd)"/>
     <xsl:call-template name="zs:sublemma">
       <xsl:with-param name="id" select="string(@xml:id)"/>
       <xsl:with-param name="target" select="string($start/@xml:id)"/>
-      <xsl:with-param name="target-end" select="if ($end is $start) then '' else string($end/@xml:id)"/>
-      <xsl:with-param name="covers" select="zs:shu-covers(.)"/>
+      <!-- an end before the start is an encoding error: the span is the start alone -->
+      <xsl:with-param name="target-end"
+                      select="if (empty($start) or empty($end) or $end is $start or $end &lt;&lt; $start)
+                              then '' else string($end/@xml:id)"/>
     </xsl:call-template>
   </xsl:template>
 
@@ -585,12 +596,10 @@
   <xsl:template name="zs:sublemma">
     <!-- $id: the note's xml:id -->
     <xsl:param name="id" as="xs:string"/>
-    <!-- $target: id where the quoted span starts, '' if unresolved -->
+    <!-- $target: id (a piece or an anchor) where the quoted span starts, '' if unresolved -->
     <xsl:param name="target" as="xs:string"/>
     <!-- $target-end: id where it ends, '' if the span is $target alone -->
     <xsl:param name="target-end" as="xs:string"/>
-    <!-- $covers: ids of the pieces the span touches -->
-    <xsl:param name="covers" as="xs:string*"/>
     <xsl:apply-templates/>
   </xsl:template>
 

@@ -412,11 +412,12 @@
   <!-- Who said it: in bold, a link to the scholar in the list of commentators when he is there
        (the person of @ref, else of the quotation's @resp). -->
   <xsl:template match="tei:persName">
-    <xsl:variable name="person" as="element(tei:person)?"
-                  select="(zs:person(@ref), zs:person(ancestor::tei:p[1]/@resp))[1]"/>
+    <xsl:variable name="resp" as="attribute()?" select="ancestor::tei:p[1]/@resp"/>
+    <xsl:variable name="person" as="element(tei:person)?" select="(zs:person(@ref), zs:person($resp))[1]"/>
     <xsl:choose>
-      <!-- credited: quoted in this very p (the usual case: no lookup), else by any other note -->
-      <xsl:when test="exists($person) and (zs:person(ancestor::tei:p[1]/@resp) is $person
+      <!-- credited: quoted in this very p (the usual case: the same pointer, no lookup), else
+           by any other note -->
+      <xsl:when test="exists($person) and (string(@ref) = string($resp) or zs:person($resp) is $person
                                            or exists(zs:credited-layers($person)))">
         <a class="who" href="#{$person/@xml:id}" title="{zs:person-name($person)}">
           <xsl:apply-templates select="@xml:id"/>
@@ -535,17 +536,12 @@
     <xsl:param name="target" as="xs:string"/>
     <!-- $target-end: id where it ends, '' if the span is $target alone -->
     <xsl:param name="target-end" as="xs:string"/>
-    <!-- $covers: ids of the pieces the span touches -->
-    <xsl:param name="covers" as="xs:string*"/>
     <div class="sublemma shu" data-layer="shu" id="{$id}">
       <xsl:if test="$target">
         <xsl:attribute name="data-target" select="$target"/>
       </xsl:if>
       <xsl:if test="$target-end">
         <xsl:attribute name="data-target-end" select="$target-end"/>
-      </xsl:if>
-      <xsl:if test="exists($covers)">
-        <xsl:attribute name="data-covers" select="string-join($covers, ' ')"/>
       </xsl:if>
       <xsl:apply-templates select="tei:p/node()">
         <xsl:with-param name="target" select="$target" tunnel="yes"/>

@@ -241,7 +241,6 @@
     <xsl:param name="id" as="xs:string"/>
     <xsl:param name="target" as="xs:string"/>
     <xsl:param name="target-end" as="xs:string"/>
-    <xsl:param name="covers" as="xs:string*"/>
     <zs:t s="big" c="sep">○</zs:t>
     <xsl:apply-templates/>
   </xsl:template>

@@ -202,8 +202,21 @@
         return;
       } catch (e) { /* fall back to whole pieces */ }
     }
-    lit = tokens(sub.getAttribute("data-covers")).map(byId).filter(Boolean);
+    lit = piecesBetween(start, end);
     lit.forEach(function (el) { el.classList.add("hl"); });
+  }
+
+  // The pieces of the text (經, 注, 音義 … of the units) from the one holding `start` to the one
+  // holding `end` (or `start` alone): whole pieces, where a Range highlight is not available.
+  function piecesBetween(start, end) {
+    function pieceOf(el) {
+      return el && (el.classList.contains("anchor") ? closest(el.parentNode, "[data-layer]") : el);
+    }
+    var first = pieceOf(start), last = pieceOf(end) || first;
+    if (!first) return [];
+    var all = Array.prototype.slice.call(doc.querySelectorAll("main .unit > [data-layer]"));
+    var i = all.indexOf(first), j = all.indexOf(last);
+    return i < 0 || j < i ? [first] : all.slice(i, j + 1);
   }
 
   // Back to what stays lit: the 出文 that has the focus, else the pinned one.
