@@ -9,6 +9,7 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass, field
+from itertools import accumulate
 
 from .chars import PLACEHOLDERS, PUNCTUATION, Q_CLOSE, Q_OPEN, QUOTE_MARKS, WHITESPACE
 from .model import JING, ZHU, Para, Piece, Pointable, Pos, Shu, SubLemma, Unit
@@ -18,7 +19,7 @@ from .shu import SubQuotes
 _SKIP = PUNCTUATION | WHITESPACE
 _SOLID = re.compile("[^" + re.escape("".join(sorted(PLACEHOLDERS))) + "]+")   # quote minus placeholders
 _SKIP_RUN = re.compile("[" + re.escape("".join(sorted(_SKIP))) + "]+")
-_KEPT_RUN = re.compile("[^" + re.escape("".join(sorted(_SKIP))) + "]+")
+_SKIP_SPLIT = re.compile("(" + _SKIP_RUN.pattern + ")")      # split keeps the skipped runs
 
 
 def squeeze(s: str) -> str:
@@ -71,13 +72,15 @@ class Stream:
 
 def _kept_runs(text: str) -> tuple[list[int], list[int]]:
     """The runs of characters squeeze keeps in `text`: where each begins in the squeezed text,
-    and where in `text`."""
-    squeezed_at, text_at, n = [], [], 0
-    for m in _KEPT_RUN.finditer(text):
-        squeezed_at.append(n)
-        text_at.append(m.start())
-        n += m.end() - m.start()
-    return squeezed_at, text_at
+    and where in `text`. Summed from the lengths of the runs (a long line holds hundreds of
+    them: no Python step per run)."""
+    parts = _SKIP_SPLIT.split(text)         # kept, skipped, kept, …, kept
+    kept = parts[0::2]
+    text_at = list(accumulate(map(len, parts), initial=0))[0::2]
+    squeezed_at = list(accumulate(map(len, kept), initial=0))
+    # only the first and the last kept run can be empty: the text opens or ends with a skip
+    first, last = (1 if not kept[0] else 0), len(kept) - (1 if len(kept) > 1 and not kept[-1] else 0)
+    return squeezed_at[first:last], text_at[first:last]
 
 
 def _same(a: str, b: str) -> bool:

@@ -30,9 +30,11 @@ COPY_RATIO = 0.8
 class Layout:
     translation: dict[int, int | None] = field(default_factory=dict)   # line → original line
     copies: list[tuple[int, int, float]] = field(default_factory=list)  # (line, original, ratio)
-    likeness: dict[int, float] = field(default_factory=dict)            # line → ratio to its original
     mismatches: list[tuple[list[int], list[int]]] = field(default_factory=list)
     runs: list[tuple[list[int], list[int]]] = field(default_factory=list)
+    # runs whose translated lines largely repeat their originals: (originals, translations, mean
+    # likeness of their pairs, at least COPY_RATIO)
+    copied_runs: list[tuple[list[int], list[int], float]] = field(default_factory=list)
 
     def is_translation(self, line: int) -> bool:
         return line in self.translation
@@ -40,7 +42,11 @@ class Layout:
 
 def modern(text: str) -> bool:
     """Does a line read as modern Chinese?"""
-    body = _SKIP.sub("", text)
+    return _modern_body(_SKIP.sub("", text))
+
+
+def _modern_body(body: str) -> bool:
+    """modern() of a line already without punctuation."""
     return bool(body) and len(_MODERN.findall(body)) / len(body) >= 0.02
 
 
@@ -48,19 +54,20 @@ def similarity(a: str, b: str) -> float:
     """How alike two lines are: the share of characters they have in common, punctuation aside
     and 说 read as 曰 (the copies do that). On these texts it tracks difflib's ratio to within a
     few hundredths, at a fraction of the cost."""
-    return _shared(_letters(a), _letters(b))
+    return _shared(_letters(_SKIP.sub("", a)), _letters(_SKIP.sub("", b)))
 
 
-def _letters(line: str) -> tuple[int, Counter]:
-    """What similarity compares of a line: its length and its characters, punctuation aside."""
-    body = _SKIP.sub("", line).replace("说", "曰")
-    return len(body), Counter(body)
+def _letters(body: str) -> tuple[int, Counter]:
+    """What similarity compares of a line without punctuation: its length and its characters."""
+    return len(body), Counter(body.replace("说", "曰"))
 
 
 def _shared(a: tuple[int, Counter], b: tuple[int, Counter]) -> float:
     (na, ca), (nb, cb) = a, b
     if not na or not nb:
         return 0.0
+    # 2 * common / (na + nb) <= the bound from lengths alone (_Likeness.bound): keep the two
+    # formulas alike, so a bound below a threshold rules the exact value out too
     if len(cb) < len(ca):
         ca, cb = cb, ca
     # the size of the multiset intersection, by C-level maps (no Python step per character)
@@ -70,20 +77,60 @@ def _shared(a: tuple[int, Counter], b: tuple[int, Counter]) -> float:
 
 class _Likeness:
     """similarity between lines of one file (by index), each line's characters counted once: a
-    line in a translation run is compared with every original of its run."""
+    line in a translation run is compared with every original of its run.
+
+    Counting characters is the costly part, and most questions are thresholds (is it a copy?):
+    two lines share at most the characters of the shorter, so their lengths alone bound the
+    likeness, and a bound below the threshold settles the question without counting."""
 
     def __init__(self, text: list[str]):
         self.text = text
+        self._bodies: dict[int, str] = {}
         self._letters: dict[int, tuple[int, Counter]] = {}
+        self._pairs: dict[tuple[int, int], float] = {}     # a pair is asked about several times
 
     def __call__(self, i: int, j: int) -> float:
-        return _shared(self.letters(i), self.letters(j))
+        got = self._pairs.get((i, j))
+        if got is None:
+            got = self._pairs[i, j] = _shared(self.letters(i), self.letters(j))
+        return got
+
+    def body(self, i: int) -> str:
+        """Line i without punctuation."""
+        got = self._bodies.get(i)
+        if got is None:
+            got = self._bodies[i] = _SKIP.sub("", self.text[i])
+        return got
 
     def letters(self, i: int) -> tuple[int, Counter]:
         got = self._letters.get(i)
         if got is None:
-            got = self._letters[i] = _letters(self.text[i])
+            got = self._letters[i] = _letters(self.body(i))
         return got
+
+    def modern(self, i: int) -> bool:
+        return _modern_body(self.body(i))
+
+    def bound(self, i: int, j: int) -> float:
+        """The most the likeness of lines i and j can be, from their lengths."""
+        na, nb = len(self.body(i)), len(self.body(j))
+        return 2 * min(na, nb) / (na + nb) if na and nb else 0.0
+
+    def reaching(self, i: int, j: int, ratio: float) -> float | None:
+        """The likeness of lines i and j if it is at least `ratio`, else None."""
+        if self.bound(i, j) < ratio:
+            return None
+        got = self(i, j)
+        return got if got >= ratio else None
+
+    def mean_reaching(self, pairs: list[tuple[int, int]], ratio: float) -> float | None:
+        """The mean likeness of (translation, original) pairs if it is at least `ratio`, else
+        None (float sums and quotients keep the order of their terms: the mean of the bounds
+        bounds the mean)."""
+        if sum(self.bound(o, r) for r, o in pairs) / len(pairs) < ratio:
+            return None
+        mean = sum(self(o, r) for r, o in pairs) / len(pairs)
+        return mean if mean >= ratio else None
 
 
 def find(lines: dict[int, str], furniture: set[int] = frozenset()) -> Layout:
@@ -102,17 +149,21 @@ def find(lines: dict[int, str], furniture: set[int] = frozenset()) -> Layout:
             continue
         nxt = starts[k + 1] if k + 1 < len(starts) else len(text)
         originals = [i for i in range(prev_end, t) if i not in furn]
-        end = _run_end(text, alike, furn, originals, t, nxt)
+        end = _run_end(alike, furn, originals, t, nxt)
         translations = [i for i in range(t, end) if i not in furn]
         out.runs.append(([nums[i] for i in originals], [nums[i] for i in translations]))
         if len(originals) != len(translations):
             out.mismatches.append(([nums[i] for i in originals], [nums[i] for i in translations]))
-        for r, o in _pair(alike, originals, translations):
+        pairs = _pair(alike, originals, translations)
+        for r, o in pairs:
             out.translation[nums[r]] = nums[o] if o is not None else None
-            if o is not None:
-                ratio = out.likeness[nums[r]] = alike(o, r)
-                if ratio >= COPY_RATIO:
-                    out.copies.append((nums[r], nums[o], round(ratio, 2)))
+            ratio = alike.reaching(o, r, COPY_RATIO) if o is not None else None
+            if ratio is not None:
+                out.copies.append((nums[r], nums[o], round(ratio, 2)))
+        paired = [(r, o) for r, o in pairs if o is not None]
+        mean = alike.mean_reaching(paired, COPY_RATIO) if paired else None
+        if mean is not None:
+            out.copied_runs.append(out.runs[-1] + (mean,))
         for i in range(t, end):
             if i in furn:
                 out.translation.setdefault(nums[i], None)
@@ -120,23 +171,24 @@ def find(lines: dict[int, str], furniture: set[int] = frozenset()) -> Layout:
     return out
 
 
-def _run_end(text: list[str], alike: _Likeness, furn: set[int], originals: list[int], t: int,
-             nxt: int) -> int:
+def _run_end(alike: _Likeness, furn: set[int], originals: list[int], t: int, nxt: int) -> int:
     """Where the translation run starting at t ends: after as many lines as its originals, as
     long as each reads as a translation (modern Chinese, a copy of one of the originals, or
     furniture printed again); a classical line that copies nothing starts the next run."""
     want = len(originals)
     i, got = t, 0
     while i < nxt:
-        line = text[i]
         if i in furn:
             i += 1
             continue
+        is_modern = alike.modern(i)
+        if got >= want and not is_modern:
+            break
         # a copy is looked for near the original its place pairs it with, then anywhere
         near = originals[max(0, got - 2):got + 3]
-        translated = i == t or modern(line) or any(
-            alike(o, i) >= 0.6 for o in near + [o for o in originals if o not in near])
-        if not translated or (got >= want and not modern(line)):
+        translated = i == t or is_modern or any(
+            alike.reaching(o, i, 0.6) is not None for o in near + [o for o in originals if o not in near])
+        if not translated:
             break
         got += 1
         i += 1

@@ -6,10 +6,14 @@ can match); these tests hold them to the straightforward versions on random and 
 import random
 import re
 
-from pipeline.anchoring import _SKIP, Stream, edit_distance, find_all, prefix_distances, squeeze
+from pipeline.anchoring import (_SKIP, Stream, _kept_runs, edit_distance, find_all, prefix_distances,
+                                squeeze)
 from pipeline.attribution import ATTRIBUTION, attributions
-from pipeline.chars import PLACEHOLDERS, Q_CLOSE, Q_OPEN, QUOTE_MARKS
+from pipeline.chars import (DELIMITERS, PLACEHOLDERS, Q_CLOSE, Q_OPEN, QUOTE_MARKS, WHITESPACE,
+                            lossless_form, strip_ws)
+from pipeline.interleave import _Likeness, similarity
 from pipeline.model import JING, Piece, Pos
+from pipeline.readers import sniffing
 from pipeline.readers.yishu import GLUED_AN
 from pipeline.shu import SubQuotes
 from pipeline.yinyi import _GLOSS
@@ -126,3 +130,65 @@ def test_gloss_runs_split_as_one_character_at_a_time():
     for _ in range(20000):
         t = "".join(rnd.choice("甲乙。“”‘’「」『』，") for _ in range(rnd.randint(0, 16)))
         assert [m.span() for m in _GLOSS.finditer(t)] == [m.span() for m in plain.finditer(t)], t
+
+
+def test_kept_runs_are_the_regex_runs():
+    kept = re.compile("[^" + re.escape("".join(sorted(_SKIP))) + "]+")
+    rnd = random.Random(8)
+    for _ in range(20000):
+        t = "".join(rnd.choice("之也，。 　“”□") for _ in range(rnd.randint(0, 14)))
+        runs = [m.span() for m in kept.finditer(t)]
+        squeezed_at = [sum(b - a for a, b in runs[:k]) for k in range(len(runs))]
+        assert _kept_runs(t) == (squeezed_at, [a for a, _ in runs]), t
+
+
+def test_removing_characters_is_the_regex_substitution():
+    ws = re.compile("[" + re.escape("".join(sorted(WHITESPACE))) + "]+")
+    lossless = re.compile("[" + re.escape("".join(sorted(WHITESPACE | DELIMITERS))) + "]+")
+    rnd = random.Random(9)
+    for _ in range(20000):
+        t = "".join(rnd.choice("之 \t\u3000\ufeff\n（）()○【】甲") for _ in range(rnd.randint(0, 14)))
+        assert strip_ws(t) == ws.sub("", t) and lossless_form(t) == lossless.sub("", t), t
+
+
+def test_sniff_helpers_count_as_the_plain_scans():
+    cjk = re.compile(r"[\u4e00-\u9fff]+")
+    rnd = random.Random(10)
+    for _ in range(3000):
+        t = "".join(rnd.choice(["之", "也", "，", "。（", "(注", "）", "\n", " ", "ab"])
+                    for _ in range(rnd.randint(0, 40)))
+        lines = [l.strip() for l in t.split("\n") if l.strip()]
+        assert sniffing.nonblank_lines(t) == tuple(lines)
+        assert sniffing.lines_with_paren_note(t) == sum(1 for l in lines if sniffing.PAREN_NOTE.search(l))
+        share = (len(t) - len(cjk.sub("", t))) / max(1, len(t))
+        assert sniffing.mostly_cjk(t) == (share > 0.5), t
+    long = "之" * 70000 + "a" * 70001
+    assert not sniffing.mostly_cjk(long) and sniffing.mostly_cjk(long[:-2])
+
+
+def test_likeness_thresholds_and_means_agree_with_the_exact_values():
+    rnd = random.Random(11)
+    lines = ["".join(rnd.choice("之也者其而说曰，。的") for _ in range(rnd.randint(0, 12)))
+             for _ in range(60)]
+    alike = _Likeness(lines)
+    for _ in range(5000):
+        i, j = rnd.randrange(60), rnd.randrange(60)
+        exact = similarity(lines[i], lines[j])
+        assert alike(i, j) == exact and alike.bound(i, j) >= exact
+        ratio = rnd.choice((0.6, 0.8))
+        assert alike.reaching(i, j, ratio) == (exact if exact >= ratio else None)
+    for _ in range(2000):
+        pairs = [(rnd.randrange(60), rnd.randrange(60)) for _ in range(rnd.randint(1, 5))]
+        mean = sum(similarity(lines[o], lines[r]) for r, o in pairs) / len(pairs)
+        assert alike.mean_reaching(pairs, 0.5) == (mean if mean >= 0.5 else None)
+
+
+def test_shu_lines_are_counted_as_the_multiline_pattern():
+    from pipeline.readers import runon
+    old = re.compile(r"^\s*(?:[\[［【〔][疏疎][\]］】〕]|[疏疎](?=○?(?:注|註)?" + Q_OPEN + "))", re.M)
+    rnd = random.Random(12)
+    for _ in range(5000):
+        t = "".join(rnd.choice(["[疏]", "疏", "○", "注", "“", "甲", "\n", " ", "　"])
+                    for _ in range(rnd.randint(0, 20)))
+        lines = sniffing.nonblank_lines(t)
+        assert sum(1 for l in lines if runon._SHU_LINE.match(l)) == len(old.findall(t)), t

@@ -13,6 +13,7 @@ from ..located import Located
 from ..model import Piece, Pos, Unit
 from ..report import Report
 from ..source import Source
+from . import sniffing
 from .common import Builder, RawLine
 
 NAME = "paren"
@@ -20,15 +21,14 @@ DESCRIPTION = "注疏 with 注 in （…） after each 經 sentence and 音義 a
 
 _PAREN = re.compile(r"[（()）]")
 _OPEN = "（("
-_NOTE_AFTER_SENTENCE = re.compile(r"[。，；：、][（(][^）)]{2,}")
 _SHU_LINE = re.compile(r"^[\[［【〔][疏疎][\]］】〕]")
 
 
 def sniff(text: str) -> tuple[float, str]:
-    lines = [l.strip() for l in text.split("\n") if l.strip()]
+    lines = sniffing.nonblank_lines(text)
     if not lines:
         return 0.0, "empty"
-    with_note = sum(1 for l in lines if _NOTE_AFTER_SENTENCE.search(l))
+    with_note = sniffing.lines_with_paren_note(text)
     shu = sum(1 for l in lines if _SHU_LINE.match(l))
     score = min(1.0, (with_note + shu) / max(1, len(lines)) * 1.2) if with_note else 0.0
     return score, f"{with_note} lines with a parenthesised note after a 經 sentence, {shu} [疏] lines"

@@ -16,31 +16,29 @@ from ..model import Unit
 from ..report import Report
 from ..segment import segment as segment_group
 from ..source import Source
+from . import sniffing
 from .common import Builder, RawLine, located
 
 NAME = "runon"
 DESCRIPTION = "注疏 with 經, 注 and 音義 run together, one line per paragraph, then [疏] lines"
 
-_SHU_LINE = re.compile(r"^\s*(?:[\[［【〔][疏疎][\]］】〕]|[疏疎](?=○?(?:注|註)?" + Q_OPEN + "))", re.M)
-# Runs, not single characters: counting them by removal is 20× faster than a findall of each.
-_CJK_RUN = re.compile(r"[\u4e00-\u9fff]+")
-_PAREN_NOTE = re.compile(r"[。，；：、][（(][^）)]{2,}")
+# The start of a [疏] line (matched on stripped lines).
+_SHU_LINE = re.compile(r"[\[［【〔][疏疎][\]］】〕]|[疏疎](?=○?(?:注|註)?" + Q_OPEN + ")")
 
 
 def sniff(text: str) -> tuple[float, str]:
-    lines = [l.strip() for l in text.split("\n") if l.strip()]
+    lines = sniffing.nonblank_lines(text)
     if not lines:
         return 0.0, "empty"
-    shu = len(_SHU_LINE.findall(text))
-    paren = sum(1 for l in lines if _PAREN_NOTE.search(l))
+    shu = sum(1 for l in lines if _SHU_LINE.match(l))
+    paren = sniffing.lines_with_paren_note(text)
     text_lines = len(lines) - shu
     if paren > text_lines // 4:
         return 0.0, f"{shu} [疏] lines, {paren} parenthesised notes"
     if not shu:
         # Chinese text with nothing else to go by: readable as 經 and 注 by cues alone.
-        cjk = (len(text) - len(_CJK_RUN.sub("", text))) / max(1, len(text))
         return (0.25, "Chinese text with no [疏] lines and no parenthesised notes; layers by "
-                "cues only") if cjk > 0.5 else (0.0, "no [疏] lines")
+                "cues only") if sniffing.mostly_cjk(text) else (0.0, "no [疏] lines")
     return min(1.0, 0.3 + shu / max(1, text_lines)), \
         f"{shu} [疏] lines after {text_lines} text lines with no parenthesised notes"
 

@@ -50,7 +50,8 @@ def sniff(text: str) -> tuple[float, str]:
         return 0.0, "empty"
     cats = sum(1 for l in lines if (m := LINE_LABEL.match(l)) and
                (ATTRIBUTION.match(l, m.end()) or m.group("an")))
-    glued = sum(len(GLUED.findall(smallnotes.mask(l))) for l in lines)
+    # a glued label is followed by an attribution, so only lines with its 曰 can hold one
+    glued = sum(len(GLUED.findall(smallnotes.mask(l))) for l in lines if "曰" in l)
     if cats + glued < 2:
         return 0.0, f"{cats + glued} 義疏 categories"
     return min(1.0, 0.4 + 2 * (cats + glued) / len(lines)), \
@@ -70,13 +71,10 @@ def furniture_kind(s: str) -> str | None:
 def read(src: Source, report: Report):
     b = Builder(src, report, NAME, segment=lambda *a: [], continues=lambda *a: False)
     lines = {n: raw for n, raw in enumerate(src.text.split("\n"), 1) if raw.strip(_WS)}
-    stripped = {n: raw.strip(_WS) for n, raw in lines.items()}
-    furniture = {n for n, s in stripped.items() if furniture_kind(s) or juan_line(s) or CHAPTER.match(s)}
-    layout = interleave.find(lines, furniture)
-    p = _Reader(b, report, src.text, lines, layout)
-    b.by_closing = any(CLOSING.match(s) for n, s in stripped.items() if not layout.is_translation(n))
-    for n in sorted(lines):
-        if layout.is_translation(n):
+    p = _Reader(b, report, src.text, lines)
+    b.by_closing = any(CLOSING.match(p.stripped[n]) for n in p.content)
+    for n in lines:                             # in line order
+        if p.layout.is_translation(n):
             p.translation(n, lines[n])
         else:
             p.original(n, lines[n])
@@ -87,8 +85,17 @@ def read(src: Source, report: Report):
 
 
 class _Reader:
-    def __init__(self, b: Builder, report: Report, text: str, lines: dict[int, str], layout):
-        self.b, self.report, self.layout, self.lines = b, report, layout, lines
+    """Reads the lines in order. What each line is by itself (stripped text, furniture, heading,
+    opening label) is found once, before: the pairing of translations and the look ahead for
+    wrapped lines need it too."""
+
+    def __init__(self, b: Builder, report: Report, text: str, lines: dict[int, str]):
+        self.b, self.report, self.lines = b, report, lines
+        self.stripped = {n: raw.strip(_WS) for n, raw in lines.items()}
+        self.furniture = {n: k for n, s in self.stripped.items() if (k := furniture_kind(s))}
+        self.headings = {n for n, s in self.stripped.items()
+                         if n not in self.furniture and (juan_line(s) or CHAPTER.match(s))}
+        self.layout = layout = interleave.find(lines, self.furniture.keys() | self.headings)
         self.punctuated = text.count("，") + text.count("。") > len(text) // 200
         self.speakers = Speakers(report)
         self.unit: Unit | None = None
@@ -103,31 +110,34 @@ class _Reader:
         self.edges: list[tuple[int, int]] = []
         self.last_line = 0
         self.copied = {r for r, _, _ in layout.copies}     # translated lines that copy their original
-        content = [n for n in sorted(lines) if not layout.is_translation(n)]
+        self.content = content = [n for n in lines if not layout.is_translation(n)]
+        self.labels = {n: LINE_LABEL.match(self.stripped[n]) for n in content}
         self.next_is_comment = {}
         for i, n in enumerate(content):
             nxt = content[i + 1] if i + 1 < len(content) else None
-            self.next_is_comment[n] = nxt is not None and bool(LINE_LABEL.match(lines[nxt].strip(_WS)))
+            self.next_is_comment[n] = nxt is not None and bool(self.labels[nxt])
 
     # -- original lines ---------------------------------------------------------------------------
     def original(self, n: int, raw: str) -> None:
-        s = raw.strip(_WS)
+        s = self.stripped[n]
         col = len(raw) - len(raw.lstrip(_WS)) + 1
         pos = Pos(n, col)
-        kind = furniture_kind(s)
-        if kind or juan_line(s) or CHAPTER.match(s) or \
-                (self.b.by_closing and CLOSING.match(s)):
+        kind = self.furniture.get(n)
+        if kind or n in self.headings or (self.b.by_closing and CLOSING.match(s)):
             self._structure(n, s, pos, kind)
             return
+        # The line's small notes are blanked once; every cut below falls outside them, so a
+        # slice of `masked` is the masked slice of the line.
         masked = smallnotes.mask(s)
         closing = GLUED_CLOSING.search(masked) if not self.punctuated and "右记" in masked else None
-        body = s[:closing.start()] if closing else s
-        if LINE_LABEL.match(body):                 # no 經 line opens with a category or 案
-            self._comment(n, body, pos, continuing=False)
+        body, body_masked = (s[:closing.start()], masked[:closing.start()]) if closing else (s, masked)
+        label = LINE_LABEL.match(body) if closing else self.labels[n]
+        if label:                                  # no 經 line opens with a category or 案
+            self._comment(n, body, body_masked, pos, label)
         elif self._continues(n, s, masked):
-            self._continue(n, body, pos)
+            self._continue(n, body, body_masked, pos)
         else:
-            self._jing(n, body, pos)
+            self._jing(n, body, body_masked, pos)
         if closing:
             self.b.closing(s[closing.start():], Pos(n, col + closing.start()))
             self.last = None
@@ -181,8 +191,7 @@ class _Reader:
         return not self.next_is_comment.get(n, False) and "〈" not in s
 
     # -- building blocks ---------------------------------------------------------------------------
-    def _jing(self, n: int, s: str, pos: Pos) -> None:
-        masked = smallnotes.mask(s)
+    def _jing(self, n: int, s: str, masked: str, pos: Pos) -> None:
         glued = GLUED.search(masked)
         jing = s[:glued.start()] if glued else s
         pieces = []
@@ -197,33 +206,37 @@ class _Reader:
         self.block = None
         self.last, self.last_text = "jing", jing
         if glued:
-            self._comment(n, s[glued.start():], Pos(pos.line, pos.col + glued.start()),
-                          continuing=False, record=False)
+            at = glued.start()
+            rest = s[at:]                          # opens with the glued label
+            self._comment(n, rest, masked[at:], Pos(pos.line, pos.col + at), LINE_LABEL.match(rest),
+                          record=False)
 
-    def _continue(self, n: int, s: str, pos: Pos) -> None:
+    def _continue(self, n: int, s: str, masked: str, pos: Pos) -> None:
         prev = self.block
         if prev is not None and not self.crossed:
-            self._comment(n, s, pos, continuing=True)
+            self._comment(n, s, masked, pos)
             return
         # across a translation run, or with nothing before it in the file: a block of its own
         category = prev.category if prev is not None else "detached"
         block = YishuBlock(category, "", [], pos, target=self.unit, prev=prev)
         self.b.block(block)
         self.block = block
-        self._comment(n, s, pos, continuing=True)
+        self._comment(n, s, masked, pos)
         if prev is not None:
             self.edges.append((n, self.last_line))
             if prev.quotes and block.quotes and not block.quotes[0].who:
                 block.quotes[0].resp = prev.quotes[-1].resp     # the same speaker goes on
 
-    def _comment(self, n: int, s: str, pos: Pos, continuing: bool, record: bool = True) -> None:
+    def _comment(self, n: int, s: str, masked: str, pos: Pos, label: re.Match | None = None,
+                 record: bool = True) -> None:
         """Category blocks of a line: cut at each label (at the start, or glued before a
-        quotation, or 案 after a closing quote), each block cut into its quotations."""
-        masked = smallnotes.mask(s)
+        quotation, or 案 after a closing quote), each block cut into its quotations. `label` is
+        the label the text opens with (LINE_LABEL's match); None when the text continues the
+        block before it."""
+        continuing = label is None
         cuts = []
-        m = LINE_LABEL.match(s)
-        if m and not continuing:
-            cuts.append((0, m))
+        if label:
+            cuts.append((0, label))
         cuts += [(g.start(), g) for g in GLUED.finditer(masked) if g.start() > 0]
         if self.punctuated:
             cuts += [(g.start(), g) for g in GLUED_AN.finditer(masked) if g.start() > 0]
@@ -231,7 +244,7 @@ class _Reader:
         first_block = None
         if continuing and (not cuts or cuts[0][0] > 0):
             end = cuts[0][0] if cuts else len(s)
-            self._quotes(self.block, s[:end], pos, extend=True)
+            self._quotes(self.block, s[:end], masked[:end], pos, extend=True)
             first_block = self.block
         for i, (at, m) in enumerate(cuts):
             end = cuts[i + 1][0] if i + 1 < len(cuts) else len(s)
@@ -241,15 +254,16 @@ class _Reader:
             self.b.block(block)
             self.block = block
             first_block = first_block or block
-            self._quotes(block, s[at + len(label):end], Pos(pos.line, pos.col + at + len(label)))
+            start = at + len(label)
+            self._quotes(block, s[start:end], masked[start:end], Pos(pos.line, pos.col + start))
         if record and first_block is not None:
             self.line_block.setdefault(n, first_block)
         self.last, self.last_text = "comment", s
 
-    def _quotes(self, block: YishuBlock, text: str, pos: Pos, extend: bool = False) -> None:
+    def _quotes(self, block: YishuBlock, text: str, masked: str, pos: Pos, extend: bool = False) -> None:
         """The quotations of a block: each 氏曰 attribution opens one; text before the first
-        belongs to nobody named (or, when extending, to the quotation it continues)."""
-        masked = smallnotes.mask(text)
+        belongs to nobody named (or, when extending, to the quotation it continues). `masked` is
+        the text with its small notes blanked."""
         marks = list(attributions(masked))
         lead_end = marks[0].start() if marks else len(text)
         lead = text[:lead_end]
@@ -281,10 +295,10 @@ class _Reader:
 
     # -- translation lines --------------------------------------------------------------------------
     def translation(self, n: int, raw: str) -> None:
-        s = raw.strip(_WS)
+        s = self.stripped[n]
         pos = Pos(n, len(raw) - len(raw.lstrip(_WS)) + 1)
         first = self.printed.get(s)
-        kind = furniture_kind(s) or ("title" if juan_line(s) or CHAPTER.match(s) else None)
+        kind = self.furniture.get(n) or ("title" if n in self.headings else None)
         if kind and first is not None:
             self.b.furniture(Fw(s, pos, kind, same_as=first))
             self.repeats.append(n)
@@ -303,15 +317,10 @@ class _Reader:
                              f"{len(originals)} original lines ({_span(originals)}) are followed by "
                              f"{len(translations)} translated lines ({_span(translations)})",
                              Pos(translations[0], 1) if translations else None)
-        for originals, translations in self.layout.runs:
-            pairs = [(r, o) for r, o in ((r, self.layout.translation.get(r)) for r in translations) if o]
-            if not pairs:
-                continue
-            likeness = sum(self.layout.likeness.get(r, 0.0) for r, _ in pairs) / len(pairs)
-            if likeness >= 0.8:
-                self.report.warn("ZS-CONV-TR-COPY", f"translated lines {_span(translations)} largely "
-                                 f"repeat the original lines {_span(originals)} (mean likeness "
-                                 f"{likeness:.2f})", Pos(translations[0], 1))
+        for originals, translations, likeness in self.layout.copied_runs:
+            self.report.warn("ZS-CONV-TR-COPY", f"translated lines {_span(translations)} largely "
+                             f"repeat the original lines {_span(originals)} (mean likeness "
+                             f"{likeness:.2f})", Pos(translations[0], 1))
         copies = [r for r, _, _ in self.layout.copies]
         if copies:
             self.report.warn("ZS-CONV-TR-COPY", f"lines {_ranges(copies)} are near-copies of their "
@@ -324,9 +333,12 @@ class _Reader:
                              "edge; linked to it with @prev", Pos(n, 1))
 
 
+_QUOTE_MARK = re.compile(r"[「“」”]")
+
+
 def _closes_first(s: str) -> bool:
     """Does the line close a quotation it never opened (the rest of one cut at a page edge)?"""
-    m = re.search(r"[「“」”]", s)
+    m = _QUOTE_MARK.search(s)
     return bool(m) and m.group() in "」”"
 
 
