@@ -1,14 +1,16 @@
-"""schema/zhushu.rng: compiles, accepts our TEI, rejects what we do not emit, and stays a subset of TEI P5."""
+"""schema/zhushu.xsd (with the variants it cannot state, rules.variants): compiles, accepts our TEI,
+rejects what we do not emit, and stays a subset of TEI P5."""
 from __future__ import annotations
 
 import copy
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 from lxml import etree
 
 ROOT = Path(__file__).resolve().parents[1]
-SCHEMA = ROOT / "schema" / "zhushu.rng"
+SCHEMA = ROOT / "schema" / "zhushu.xsd"
 EXAMPLE = ROOT / "tei" / "004_788d901eea474415.xml"
 TEI_ALL = ROOT.parent / "shared" / "tei-p5" / "tei_all.rng"
 
@@ -22,9 +24,30 @@ N = {"t": NS}
 SAFE_PARSER = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False)
 
 
+class SchemaError(NamedTuple):
+    line: int
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.line}: {self.message}"
+
+
+class Structure:
+    """What `zhushu validate` reports as ZS-SCHEMA-001: schema/zhushu.xsd, then the variants it
+    cannot state (pipeline.rules.variants). `validate` and `error_log` as lxml's validators."""
+
+    error_log: list[SchemaError] = []
+
+    def validate(self, doc) -> bool:
+        from pipeline.validate import structure
+        tree = doc.getroottree() if isinstance(doc, etree._Element) else doc
+        self.error_log = [SchemaError(line, msg) for _, line, msg in structure(tree)]
+        return not self.error_log
+
+
 @pytest.fixture(scope="module")
-def schema() -> etree.RelaxNG:
-    return etree.RelaxNG(etree.parse(str(SCHEMA)))
+def schema() -> Structure:
+    return Structure()
 
 
 @pytest.fixture(scope="module")
@@ -57,20 +80,32 @@ def el(tag: str, text: str | None = None, **attrs) -> etree._Element:
     return e
 
 
-def errors(schema: etree.RelaxNG) -> str:
+def errors(schema) -> str:
     return "\n".join(str(e) for e in schema.error_log)
 
 
 # -- the schema and the example ----------------------------------------------------------------
 
-def test_schema_compiles(schema):
-    assert isinstance(schema, etree.RelaxNG)
+def test_schema_compiles():
+    from pipeline.validate import schema
+    assert isinstance(schema(), etree.XMLSchema)
 
 
-def test_schema_is_relax_ng_xml_syntax():
+def test_schema_is_xsd_for_tei():
     root = etree.parse(str(SCHEMA)).getroot()
-    assert root.tag == "{http://relaxng.org/ns/structure/1.0}grammar"
-    assert root.get("ns") == NS
+    assert root.tag == "{http://www.w3.org/2001/XMLSchema}schema"
+    assert root.get("targetNamespace") == NS
+
+
+def test_schema_is_strict_xsd_10():
+    """A second, stricter implementation compiles it (deterministic content models, one type per
+    name in a content model), accepts our TEI and enforces the fixed root language, which
+    libxml2 skips (rules.variants checks it for libxml2)."""
+    xmlschema = pytest.importorskip("xmlschema")
+    xs = xmlschema.XMLSchema10(str(SCHEMA))
+    valid = (ROOT / "tests" / "invalid" / "valid.xml").read_text(encoding="utf-8")
+    assert xs.is_valid(valid) and xs.is_valid(YISHU_DOC)
+    assert not xs.is_valid(valid.replace('xml:lang="lzh"', 'xml:lang="en"', 1))
 
 
 def test_example_is_valid(schema, example):
@@ -259,6 +294,10 @@ MUTATIONS = {
     "attribute we do not use (rend)": _attr("//t:ab/t:seg", "rend", "bold"),
     "attribute we do not use (style)": _attr("//t:note[@type='shu']", "style", "color:red"),
     "attribute in a foreign namespace": _attr("//t:ab", "{http://example.org/x}onclick", "x"),
+    # XSD validators honour xsi:type (another type) and accept xsi:schemaLocation: refused too
+    "xsi:type": _attr("//t:ab", "{http://www.w3.org/2001/XMLSchema-instance}type", "ab"),
+    "xsi:schemaLocation": _attr("//t:text", "{http://www.w3.org/2001/XMLSchema-instance}schemaLocation",
+                                "http://www.tei-c.org/ns/1.0 http://127.0.0.1:9/x.xsd"),
     "event-handler attribute": _attr("//t:p", "onclick", "alert(1)"),
     "place on a shu note": _attr("//t:note[@type='shu']", "place", "inline"),
     "subtype on an inline note": _attr("//t:note[@type='zhu']", "subtype", "x"),
@@ -290,6 +329,16 @@ MUTATIONS = {
     "root xml:lang not lzh": _root_lang,
     "glyph id outside zs-gXXXX": _glyph_id,
     "application version not a version": _version,
+    # the variants (rules.variants): what the schema's unions let through
+    "g directly in a jing ab": lambda r: one(r, "//t:ab").append(el("g", "?", ref="#zs-g003F")),
+    "text between the paragraphs of a shu note": lambda r: setattr(one(r, "//t:note[@type='shu']/t:p"), "tail", "x"),
+    "mentioned in a mark label": lambda r: one(r, "//t:note[@type='shu']/t:label[@type='mark']").append(el("mentioned", "x")),
+    "chuwen label before the mark label": lambda r: one(r, "//t:note[@type='shu']/t:label[@type='mark']").addprevious(
+        one(r, "//t:note[@type='shu']/t:label[@type='chuwen']")),
+    "titles out of order": lambda r: one(r, "//t:titleStmt/t:title[@type='main']").addprevious(
+        one(r, "//t:titleStmt/t:title[@type='juan']")),
+    "idnos swapped": lambda r: one(r, "//t:idno[@type='filename']").addprevious(one(r, "//t:idno[@type='sha256']")),
+    "text in a person's name parts": lambda r: setattr(one(r, "//t:person/t:persName[1]"), "text", "x"),
 }
 
 
@@ -714,6 +763,9 @@ YISHU_MUTATIONS = {
     "registry person without full name but with floruit": _y_remove("//t:person[@xml:id='zhengxuan']/t:persName[@type='full']"),
     "person without full name or note": _y_remove("//t:person[@xml:id='jiagongyan']/t:persName[@type='full']"),
     "declared person with an empty note": lambda r: setattr(one(r, "//t:person[@xml:id='zs.王']/t:note"), "text", None),
+    "text before who said it in a quotation": lambda r: setattr(one(r, "//t:note[@type='yishu']/t:p[t:persName]"), "text", "x"),
+    "two category labels": _y_insert("//t:note[@type='yishu'][t:label]", lambda: el("label", "x", type="category")),
+    "translation label with a text before it": lambda r: setattr(one(r, "//t:ab[@type='translation'][t:label]"), "text", "x"),
 }
 
 

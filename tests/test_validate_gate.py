@@ -99,6 +99,35 @@ def test_attacks_are_refused_fast_and_leak_nothing(tmp_path, attack):
     assert not (tmp_path / "site" / f"{attack}.html").exists()
 
 
+@pytest.mark.parametrize("attribute", [
+    'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:schemaLocation="x http://127.0.0.1:9/x.xsd"',
+    'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:type="ab"',
+    # the namespace name spelled with a character reference: not in the bytes as such
+    'xmlns:xsi="http://www.w3.org/2001/XMLSchema&#x2D;instance" xsi:type="ab"',
+], ids=["schemaLocation", "type", "char-ref"])
+def test_xsi_attributes_are_refused(tmp_path, run, attribute):
+    """XSD validators honour xsi:type and accept xsi:schemaLocation anywhere; our TEI is closed."""
+    tei = (INVALID / "valid.xml").read_text(encoding="utf-8")
+    bad = tei.replace('<ab type="jing"', f'<ab {attribute} type="jing"', 1)
+    assert bad != tei
+    p = tmp_path / "xsi.xml"
+    p.write_text(bad, encoding="utf-8")
+    code, out, _ = run("validate", p)
+    assert code == 1 and "ZS-SCHEMA-001" in out and "xsi" in out.lower(), out
+
+
+def test_comments_anywhere_in_the_body_are_allowed(tmp_path, run):
+    """A comment after every start tag of the body: still valid (comments are no elements, and
+    add no text to the spans the rules compare), and no traceback."""
+    import re
+    tei = (ROOT / "tei" / "004_788d901eea474415.xml").read_text(encoding="utf-8")
+    head, body = tei.split("<body>", 1)
+    p = tmp_path / "comments.xml"
+    p.write_text(head + "<body>" + re.sub(r"(<[A-Za-z][^<>]*[^/]>)", r"\1<!-- c -->", body), encoding="utf-8")
+    code, out, err = run("validate", p)
+    assert code == 0 and out == "", out
+
+
 def test_script_urls_are_errors_and_never_links(tmp_path, run):
     tei = (INVALID / "valid.xml").read_text(encoding="utf-8")
     bad = tei.replace('target="#u1.z1"', 'target="javascript:alert(document.cookie)"', 1) \
