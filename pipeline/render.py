@@ -56,18 +56,44 @@ class Renderer:
     def render(self, tree: etree._ElementTree, name: str, data: bytes | None = None) -> str:
         """The page for `tree`; `data`, the bytes it was parsed from, spares serialising it again
         when they are UTF-8 (the bytes were checked by xmlsafe: the same document either way)."""
-        if data is not None and (tree.docinfo.encoding or "").upper() == "UTF-8":
-            text = data.decode("utf-8-sig")
-        else:
-            text = etree.tostring(tree, encoding="unicode")   # no XML declaration: it is a str now
+        node = self._node(tree, name, data)
         try:
-            node = self.proc.parse_xml(xml_text=text, encoding="UTF-8")
             out = self.exe.transform_to_string(xdm_node=node)
         except Exception as e:
             raise PipelineError(f"HTML rendering failed: {_saxon_message(e)}", name) from None
         if not out:
             raise PipelineError("HTML rendering produced nothing", name)
         return out
+
+    def render_to_file(self, tree: etree._ElementTree, name: str, data: bytes | None, target: str) -> None:
+        """As render(), written by Saxon straight to `target`: handing the page to Python as a
+        str and encoding it again costs a tenth of the transform."""
+        node = self._node(tree, name, data)
+        try:
+            self.exe.transform_to_file(xdm_node=node, output_file=target)
+        except Exception as e:
+            _remove(target)
+            raise PipelineError(f"HTML rendering failed: {_saxon_message(e)}", name) from None
+        if not os.path.exists(target) or os.path.getsize(target) == 0:
+            _remove(target)
+            raise PipelineError("HTML rendering produced nothing", name)
+
+    def _node(self, tree: etree._ElementTree, name: str, data: bytes | None):
+        if data is not None and (tree.docinfo.encoding or "").upper() == "UTF-8":
+            text = data.decode("utf-8-sig")
+        else:
+            text = etree.tostring(tree, encoding="unicode")   # no XML declaration: it is a str now
+        try:
+            return self.proc.parse_xml(xml_text=text, encoding="UTF-8")
+        except Exception as e:
+            raise PipelineError(f"HTML rendering failed: {_saxon_message(e)}", name) from None
+
+
+def _remove(path: str) -> None:
+    try:
+        os.remove(path)
+    except OSError:
+        pass
 
 
 def _titles(tree: etree._ElementTree) -> tuple[str, str, str]:
@@ -160,7 +186,7 @@ def _render_page(item: tuple[str, str], renderer: Renderer | None = None) -> sit
             _renderer = _new_renderer()
         renderer = _renderer
     tree, data = load_tei(path)
-    write_text(target, renderer.render(tree, path, data))
+    renderer.render_to_file(tree, path, data, target)
     return site.page_info(tree, os.path.basename(target), *_titles(tree))
 
 
