@@ -52,11 +52,14 @@ def check(tree) -> Iterator[tuple]:
     w = _Walk(root, body)
     index = dict(w.ids)
     if len(index) != len(w.ids):
-        seen: set[str] = set()
+        # the one report of a duplicate (the schema's xml:id is an NCName, not an xs:ID)
+        first: dict[str, object] = {}
         for v, el in w.ids:
-            if v in seen:
-                yield el, "error", "ZS-ID-001", f"duplicate xml:id {v!r}"
-            seen.add(v)
+            if v not in first:
+                first[v] = el
+                continue
+            line = first[v].sourceline
+            yield el, "error", "ZS-ID-001", f"duplicate xml:id {v!r}" + (f" (first on line {line})" if line else "")
     yield from _pointers(root, w.pointers, index.keys())
     yield from _types(root, w.note_values)
     if body is None:

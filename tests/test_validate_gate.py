@@ -116,6 +116,18 @@ def test_xsi_attributes_are_refused(tmp_path, run, attribute):
     assert code == 1 and "ZS-SCHEMA-001" in out and "xsi" in out.lower(), out
 
 
+def test_a_duplicate_id_is_one_finding_at_its_element(run):
+    # uniqueness is the rule's alone (the schema's xml:id is an NCName, not an xs:ID): one
+    # ZS-ID-001 at the second element, naming the line of the first, and no ZS-SCHEMA-001
+    path = INVALID / "ZS-ID-001.xml"
+    code, out, _ = run("validate", path)
+    lines = out.splitlines()
+    dup = [l for l in lines if "u1.z1" in l and ("ZS-ID-001" in l or "ZS-SCHEMA-001" in l)]
+    assert code == 1 and len(dup) == 1, out
+    assert dup[0].startswith(f"{path}:151:62: error: ZS-ID-001: duplicate xml:id 'u1.z1' (first on line 149)"), out
+    assert not any("ZS-SCHEMA-001" in l for l in lines), out
+
+
 def test_comments_anywhere_in_the_body_are_allowed(tmp_path, run):
     """A comment after every start tag of the body: still valid (comments are no elements, and
     add no text to the spans the rules compare), and no traceback."""
