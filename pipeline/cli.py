@@ -223,5 +223,5 @@ def render_pdf_cmd(paths, output, layout, paper, cells, lines, margin, keep_html
         _fail(e)
         sys.exit(EXIT_UNUSABLE)
     pages = sum(n for _, n in done)
-    click.echo(f"wrote {len(done)} PDF{'s' if len(done) != 1 else ''} ({pages} pages, {layout}, "
-               f"{paper}) to {output}", err=True)
+    click.echo(f"wrote {len(done)} PDF{'s' if len(done) != 1 else ''} ({pages} page{'s' if pages != 1 else ''}, "
+               f"{layout}, {paper}) to {output}", err=True)

@@ -81,6 +81,13 @@ def test_closing_punctuation_hangs_at_the_end_of_the_line(tmp_path):
     assert [items for _, items in lines_of(doc)] == [[("big", "一二三四五六七八九十。」")], [("big", "天地")]]
 
 
+def test_no_more_than_three_marks_hang(tmp_path):
+    """Real text has no run of closing marks longer than ’。” (three); a longer one may not push
+    the line further into the margin."""
+    doc = render(tei(unit("一二三四五六七八九十" + "。" * 6), tmp_path), cells=10)
+    assert [items for _, items in lines_of(doc)] == [[("big", "一二三四五六七八九十。。。")], [("big", "。。。")]]
+
+
 def test_opening_punctuation_does_not_end_a_line(tmp_path):
     doc = render(tei(unit("一二三四五六七八九“十”"), tmp_path), cells=10)
     assert [items for _, items in lines_of(doc)] == [[("big", "一二三四五六七八九")], [("big", "“十”")]]

@@ -139,13 +139,24 @@
                           else 0"/>
   </xsl:function>
 
-  <!-- $n, extended over the closing punctuation and zero-width characters that follow it. -->
+  <!-- $n, extended over the closing punctuation (three marks at most: real text has no longer
+       runs, like ’。”) and the zero-width characters that follow it. -->
   <xsl:function name="zs:hang" as="xs:integer">
     <xsl:param name="cps" as="xs:integer*"/>
     <xsl:param name="ws" as="xs:integer*"/>
     <xsl:param name="n" as="xs:integer"/>
-    <xsl:sequence select="if ($n lt count($cps) and ($cps[$n + 1] = $zs:closing or $ws[$n + 1] = 0))
-                          then zs:hang($cps, $ws, $n + 1) else $n"/>
+    <xsl:sequence select="zs:hang($cps, $ws, $n, 3)"/>
+  </xsl:function>
+
+  <xsl:function name="zs:hang" as="xs:integer">
+    <xsl:param name="cps" as="xs:integer*"/>
+    <xsl:param name="ws" as="xs:integer*"/>
+    <xsl:param name="n" as="xs:integer"/>
+    <xsl:param name="marks" as="xs:integer"/>
+    <xsl:sequence select="if ($n ge count($cps)) then $n
+                          else if ($ws[$n + 1] = 0) then zs:hang($cps, $ws, $n + 1, $marks)
+                          else if ($marks gt 0 and $cps[$n + 1] = $zs:closing) then zs:hang($cps, $ws, $n + 1, $marks - 1)
+                          else $n"/>
   </xsl:function>
 
   <!-- $n, shortened while the character it ends on is opening punctuation. -->
