@@ -217,12 +217,15 @@ def test_yinyi_popup_and_category_filter(site, page):
 def test_citation_controls(site, page):
     page.goto(url(site, TEIS[4]))
     tools = page.evaluate("() => [...document.querySelectorAll('span.tools')].map(s => "
-                          "[s.dataset.id, s.querySelector('a.permalink').getAttribute('href'), "
+                          "[s.closest('[id]').id, s.querySelector('a.permalink').getAttribute('href'), "
                           "s.querySelector('button.cite').dataset.cite])")
     assert len(tools) > 100
+    ids = [t[0] for t in tools]
+    assert len(ids) == len(set(ids))                         # one control per element
+    assert {"u1", "u1.z1", "u1.y1", "u1.s1", "u2.s1.1"} <= set(ids)
     for id_, href, cite in tools:
         assert href == "#" + id_ and cite == "周禮注疏 · 卷三十八 · " + id_
-    button = page.locator('span.tools[data-id="u1.s1"] button.cite')
+    button = page.locator('[id="u1.s1"] > .lemma > span.tools button.cite')
     button.click()
     status = page.locator("[role=status]")
     status.wait_for(state="attached")

@@ -16,8 +16,10 @@
 
   Every element of a layer carries data-layer: jing, zhu, yinyi, shu, que, yishu, an, translation,
   and for small notes their kind (yinyi, textual, an, xiaozhu, shu). Every unit, 注, 音義, 疏, 義疏
-  and 案 block has a permalink (a.permalink, href="#id") and a copy-citation button
-  (button.cite, data-cite="work · 卷 · id").
+  and 案 block carries its id, from which the script makes a permalink (a.permalink, href="#id")
+  and a copy-citation button (button.cite, data-cite="work · 卷 · id", the work and 卷 once in
+  body/@data-cite): written out, or even as placeholders, they cost a tenth of the transform
+  and of the page.
 
   Styles and behaviour live in two static files, $assets-href zhushu.css and zhushu.js (copied next
   to the pages by pipeline/render.py): nothing is fetched from elsewhere and the pages work from
@@ -138,20 +140,6 @@
     </nav>
   </xsl:template>
 
-  <!-- Where the permalink and copy-citation control of a unit, a piece or a block go: an empty
-       placeholder the script fills (a.permalink to #id, button.cite with body/@data-cite · id).
-       Written out in full they made pages 60 % larger and rendering 20 % slower; a citation
-       needs the script anyway, and without it :target still highlights a linked element. -->
-  <xsl:template name="tools">
-    <!-- $id: the element's id ('' for none: no tools) -->
-    <xsl:param name="id" as="xs:string"/>
-    <!-- $what: what it is (經, 注, 疏 …), for the accessible names -->
-    <xsl:param name="what" as="xs:string"/>
-    <xsl:if test="$id">
-      <span class="tools" data-id="{$id}" data-what="{$what}"></span>
-    </xsl:if>
-  </xsl:template>
-
   <!-- How a citation names the file: work · 卷, else the title. -->
   <xsl:function name="zs:cite-prefix" as="xs:string">
     <!-- $n: any node of the TEI document -->
@@ -251,10 +239,6 @@
     <xsl:param name="id" as="xs:string"/>
     <p class="unit" id="{$id}">
       <xsl:apply-templates/>
-      <xsl:call-template name="tools">
-        <xsl:with-param name="id" select="$id"/>
-        <xsl:with-param name="what" select="'經'"/>
-      </xsl:call-template>
     </p>
   </xsl:template>
 
@@ -274,12 +258,6 @@
       </xsl:if>
       <xsl:call-template name="glossed"/>
       <xsl:apply-templates/>
-      <xsl:if test="$layer = ('zhu', 'yinyi')">
-        <xsl:call-template name="tools">
-          <xsl:with-param name="id" select="$id"/>
-          <xsl:with-param name="what" select="zs:layer-name($layer)"/>
-        </xsl:call-template>
-      </xsl:if>
     </span>
   </xsl:template>
 
@@ -335,10 +313,6 @@
         <xsl:if test="$detached">
           <span class="elsewhere">出文在他卷</span>
         </xsl:if>
-        <xsl:call-template name="tools">
-          <xsl:with-param name="id" select="$id"/>
-          <xsl:with-param name="what" select="'疏'"/>
-        </xsl:call-template>
       </p>
       <xsl:apply-templates select="node() except tei:label"/>
     </aside>
@@ -385,10 +359,6 @@
           <xsl:if test="$detached">
             <span class="elsewhere">經文在他卷</span>
           </xsl:if>
-          <xsl:call-template name="tools">
-            <xsl:with-param name="id" select="$id"/>
-            <xsl:with-param name="what" select="zs:layer-name($layer)"/>
-          </xsl:call-template>
         </p>
       <xsl:apply-templates select="node() except tei:label"/>
     </aside>
@@ -457,10 +427,6 @@
       </xsl:if>
       <xsl:call-template name="glossed"/>
       <xsl:apply-templates/>
-      <xsl:call-template name="tools">
-        <xsl:with-param name="id" select="$id"/>
-        <xsl:with-param name="what" select="zs:layer-name($kind)"/>
-      </xsl:call-template>
     </span>
   </xsl:template>
 
@@ -546,10 +512,6 @@
       <xsl:apply-templates select="tei:p/node()">
         <xsl:with-param name="target" select="$target" tunnel="yes"/>
       </xsl:apply-templates>
-      <xsl:call-template name="tools">
-        <xsl:with-param name="id" select="$id"/>
-        <xsl:with-param name="what" select="'疏'"/>
-      </xsl:call-template>
     </div>
   </xsl:template>
 

@@ -329,27 +329,42 @@
     fallback();
   }
 
-  // The permalink and citation control of each unit, piece and block, in the placeholder the
-  // stylesheet leaves (span.tools[data-id]): built here to keep the pages small.
+  // The permalink and citation control of each unit, 注, 音義, small note, 疏, sub-lemma, 義疏 and
+  // 案 block: built here from the element's id, to keep the pages small (span.tools, placed at
+  // the end of the element, or of a block's lemma line).
+  var LAYER_NAMES = { jing: "經", zhu: "注", yinyi: "音義", shu: "疏", yishu: "義疏", an: "案",
+                      textual: "校", xiaozhu: "小注", que: "阙", translation: "譯" };
+  var TOOL_PLACES = [
+    ["main p.unit[id]", null, "經"],
+    ["main .unit > [data-layer=zhu][id], main .unit > [data-layer=yinyi][id], main .small[id]", null, ""],
+    ["main aside[id][data-layer]", ":scope > .lemma", ""],
+    ["main .sublemma[id]", null, "疏"]
+  ];
+
   function fillTools() {
     var prefix = doc.body.getAttribute("data-cite") || "";
-    var spans = doc.querySelectorAll("span.tools[data-id]");
-    for (var i = 0; i < spans.length; i++) {
-      var s = spans[i], id = s.getAttribute("data-id"), what = s.getAttribute("data-what") || "";
-      if (s.firstChild) continue;
-      var a = doc.createElement("a");
-      a.className = "permalink";
-      a.setAttribute("href", "#" + id);
-      a.setAttribute("aria-label", what + " " + id + " 連結");
-      var b = doc.createElement("button");
-      b.type = "button";
-      b.className = "cite";
-      b.setAttribute("data-cite", prefix ? prefix + " · " + id : id);
-      b.title = "複製引文";
-      b.setAttribute("aria-label", "複製引文");
-      s.appendChild(a);
-      s.appendChild(b);
-    }
+    TOOL_PLACES.forEach(function (place) {
+      each(doc.querySelectorAll(place[0]), function (el) {
+        var where = place[1] ? el.querySelector(place[1]) : el;
+        if (!where || (where.lastElementChild && where.lastElementChild.classList.contains("tools"))) return;
+        var id = el.id, what = place[2] || LAYER_NAMES[el.getAttribute("data-layer")] || "";
+        var s = doc.createElement("span");
+        s.className = "tools";
+        var a = doc.createElement("a");
+        a.className = "permalink";
+        a.setAttribute("href", "#" + id);
+        a.setAttribute("aria-label", what + " " + id + " 連結");
+        var b = doc.createElement("button");
+        b.type = "button";
+        b.className = "cite";
+        b.setAttribute("data-cite", prefix ? prefix + " · " + id : id);
+        b.title = "複製引文";
+        b.setAttribute("aria-label", "複製引文");
+        s.appendChild(a);
+        s.appendChild(b);
+        where.appendChild(s);
+      });
+    });
   }
 
   // Each glossed piece learns its 音義 (span[data-glosses] names the pieces a gloss glosses):
