@@ -81,11 +81,15 @@ def test_closing_punctuation_hangs_at_the_end_of_the_line(tmp_path):
     assert [items for _, items in lines_of(doc)] == [[("big", "一二三四五六七八九十。」")], [("big", "天地")]]
 
 
-def test_no_more_than_three_marks_hang(tmp_path):
-    """Real text has no run of closing marks longer than ’。” (three); a longer one may not push
-    the line further into the margin."""
-    doc = render(tei(unit("一二三四五六七八九十" + "。" * 6), tmp_path), cells=10)
-    assert [items for _, items in lines_of(doc)] == [[("big", "一二三四五六七八九十。。。")], [("big", "。。。")]]
+def test_no_more_than_two_marks_hang(tmp_path):
+    """Before a longer run of closing marks (’。” at the end of a line) the character they follow
+    goes down with them: the page keeps room for two hanging marks, and none opens a line."""
+    doc = render(tei(unit("一二三四五六七八九十’。”天地"), tmp_path), cells=10)
+    assert [items for _, items in lines_of(doc)] == [[("big", "一二三四五六七八九")], [("big", "十’。”天地")]]
+    doc = render(tei(unit("一二三四五六七八九十。”天地"), tmp_path), cells=10)
+    assert [items for _, items in lines_of(doc)] == [[("big", "一二三四五六七八九十。”")], [("big", "天地")]]
+    doc = render(tei(unit("一二三四五六七八九。’。”天"), tmp_path), cells=10)   # marks before the base too
+    assert [items for _, items in lines_of(doc)] == [[("big", "一二三四五六七八")], [("big", "九。’。”天")]]
 
 
 def test_opening_punctuation_does_not_end_a_line(tmp_path):
@@ -132,7 +136,10 @@ def test_lines_per_page_and_cells_per_line_are_parameters():
     counts = [len(p) for p in pages]
     assert counts[:-1] == [6] * (len(pages) - 1) and 1 <= counts[-1] <= 6
     css = doc.xpath("string(//style)")
-    assert "--cell:12.85mm" in css                       # 257 mm of A4 height over 20 cells
+    # 257 mm of A4 height over 20 cells is 12.85 mm, but two cells must stay free below the lines
+    # for hanging marks and the 20 mm margin spares 12 (the page number needs 8): the lines give
+    # up 13.7 mm, and 243.3 mm over 20 cells is 12.165 mm
+    assert "--cell:12.165mm" in css and "--hang:25.7mm" in css
 
 
 def test_every_juan_starts_a_page_with_its_own_running_head():

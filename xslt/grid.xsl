@@ -15,8 +15,10 @@
   whatever the font's own advance.
 
   Rules: closing punctuation never starts a line (or a note row): it hangs at the end of the
-  previous one; opening punctuation does not end a line (within a run: text of one kind, markup
-  such as a placeholder character does not split it); a note that does not fit
+  previous one, two marks at most (before a longer run, ’。” say, the character the marks
+  follow goes down to the next line with them); opening punctuation does not end a line
+  (within a run: text of one kind; markup such as a placeholder character does not split it);
+  a note that does not fit
   in the rest of a line fills it with two full rows and continues on the next line; the last
   piece of a note is split into two balanced rows (the first row the longer by at most one
   character, unless punctuation that may not open the second row moves the split).
@@ -130,7 +132,13 @@
         </xsl:choose>
       </xsl:iterate>
     </xsl:variable>
-    <xsl:variable name="hung" as="xs:integer" select="zs:hang($cps, $ws, $fits)"/>
+    <xsl:variable name="hanging" as="xs:integer" select="zs:hang($cps, $ws, $fits)"/>
+    <!-- a run of more closing marks than may hang (’。” at the end of a line): the character
+         they follow goes down to the next line with them -->
+    <xsl:variable name="base" as="xs:integer" select="zs:before-marks($cps, $fits)"/>
+    <xsl:variable name="hung" as="xs:integer"
+                  select="if ($hanging lt $total and $cps[$hanging + 1] = $zs:closing and $base gt 1)
+                          then $base - 1 else $hanging"/>
     <xsl:variable name="kept" as="xs:integer"
                   select="if ($hung lt $total) then zs:back-off($cps, $hung) else $hung"/>
     <xsl:sequence select="if ($kept gt 0) then $kept
@@ -139,13 +147,16 @@
                           else 0"/>
   </xsl:function>
 
-  <!-- $n, extended over the closing punctuation (three marks at most: real text has no longer
-       runs, like ’。”) and the zero-width characters that follow it. -->
+  <!-- How many closing marks may hang past the end of a line (the page keeps room for them). -->
+  <xsl:variable name="zs:max-hanging" as="xs:integer" select="2"/>
+
+  <!-- $n, extended over the closing punctuation ($zs:max-hanging marks at most) and the
+       zero-width characters that follow it. -->
   <xsl:function name="zs:hang" as="xs:integer">
     <xsl:param name="cps" as="xs:integer*"/>
     <xsl:param name="ws" as="xs:integer*"/>
     <xsl:param name="n" as="xs:integer"/>
-    <xsl:sequence select="zs:hang($cps, $ws, $n, 3)"/>
+    <xsl:sequence select="zs:hang($cps, $ws, $n, $zs:max-hanging)"/>
   </xsl:function>
 
   <xsl:function name="zs:hang" as="xs:integer">
@@ -157,6 +168,13 @@
                           else if ($ws[$n + 1] = 0) then zs:hang($cps, $ws, $n + 1, $marks)
                           else if ($marks gt 0 and $cps[$n + 1] = $zs:closing) then zs:hang($cps, $ws, $n + 1, $marks - 1)
                           else $n"/>
+  </xsl:function>
+
+  <!-- The last character at or before $n that is no closing mark (0 if none). -->
+  <xsl:function name="zs:before-marks" as="xs:integer">
+    <xsl:param name="cps" as="xs:integer*"/>
+    <xsl:param name="n" as="xs:integer"/>
+    <xsl:sequence select="if ($n gt 0 and $cps[$n] = $zs:closing) then zs:before-marks($cps, $n - 1) else $n"/>
   </xsl:function>
 
   <!-- $n, shortened while the character it ends on is opening punctuation. -->

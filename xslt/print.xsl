@@ -45,13 +45,19 @@
   <xsl:param name="lines" as="xs:integer" select="0"/>
 
   <xsl:variable name="vertical" as="xs:boolean" select="$layout ne 'horizontal'"/>
-  <!-- the length of a line and the breadth across the lines, on the printed area -->
-  <xsl:variable name="line-length" as="xs:decimal"
+  <!-- the room for a line and the breadth across the lines, inside the margins -->
+  <xsl:variable name="line-room" as="xs:decimal"
                 select="(if ($vertical) then $paper-height else $paper-width) - 2 * $margin"/>
   <xsl:variable name="breadth" as="xs:decimal"
                 select="(if ($vertical) then $paper-width else $paper-height) - 2 * $margin"/>
   <xsl:variable name="n-cells" as="xs:integer"
-                select="if ($cells gt 0) then $cells else max((4, xs:integer(floor($line-length div 7))))"/>
+                select="if ($cells gt 0) then $cells else max((4, xs:integer(floor($line-room div 7))))"/>
+  <!-- room past the end of a line for the closing marks that hang there (two cells at most, see
+       grid.xsl), taken from the margin as far as it can spare it (in vertical mode the page
+       number sits in the margin at the lines' end), else from the line -->
+  <xsl:variable name="hang" as="xs:decimal" select="2 * $line-room div $n-cells"/>
+  <xsl:variable name="spare" as="xs:decimal" select="max((0, $margin - (if ($vertical) then 8 else 0)))"/>
+  <xsl:variable name="line-length" as="xs:decimal" select="$line-room - max((0, $hang - $spare))"/>
   <xsl:variable name="cell-on-line" as="xs:decimal" select="$line-length div $n-cells"/>
   <xsl:variable name="n-lines" as="xs:integer"
                 select="if ($lines gt 0) then $lines else max((1, xs:integer(floor($breadth div ($cell-on-line * 1.5)))))"/>
@@ -59,8 +65,6 @@
   <!-- a cell never wider than the line pitch allows: the two rows of a note must not touch the
        next line -->
   <xsl:variable name="cell" as="xs:decimal" select="min(($cell-on-line, $pitch div 1.2))"/>
-  <!-- room past the end of a line for hanging punctuation, taken from the margin -->
-  <xsl:variable name="hang" as="xs:decimal" select="min(($cell, $margin))"/>
 
   <!-- ===== document ============================================================================ -->
 
@@ -125,11 +129,11 @@
                           else ''"/>
   </xsl:function>
 
-  <!-- The page margins, top right bottom left. The page's printed area reaches $hang further at
-       the end of the lines, where closing punctuation hangs: a page that overflowed would be
-       shrunk to fit (horizontal) or spill onto another page (vertical). -->
+  <!-- The page margins, top right bottom left. The page's printed area takes what the margin
+       spares of $hang at the end of the lines, where closing punctuation hangs: a page that
+       overflowed would be shrunk to fit (horizontal) or spill onto another page (vertical). -->
   <xsl:function name="zs:page-margins" as="xs:string">
-    <xsl:variable name="end" as="xs:string" select="zs:mm($margin - $hang)"/>
+    <xsl:variable name="end" as="xs:string" select="zs:mm($margin - min(($hang, $spare)))"/>
     <xsl:variable name="all" as="xs:string" select="zs:mm($margin)"/>
     <xsl:sequence select="string-join(if ($vertical) then ($all, $all, $end, $all) else ($all, $end, $all, $all), ' ')"/>
   </xsl:function>
