@@ -111,6 +111,8 @@ def find_all(hay: str, quote: str, lo: int = 0, hi: int | None = None,
         parts = [(m.group(), m.start()) for m in _SOLID.finditer(quote)]
         if not parts:
             return [(s, 0) for s in range(lo, hi - n + 1)]
+    if any(ph in hay for ph in PLACEHOLDERS):
+        return _fuzzy_over_placeholders(hay, quote, lo, hi, parts, allowed)
     cands: set[int] = set()
     for part, shift in parts:
         if not part:
@@ -119,27 +121,85 @@ def find_all(hay: str, quote: str, lo: int = 0, hi: int | None = None,
         while i != -1:
             cands.add(i - shift)
             i = hay.find(part, i + 1, hi)
-    if any(ph in hay for ph in PLACEHOLDERS):
-        # Where the text has placeholders, a window must still agree with the quote at one of
-        # its ends (or hold a placeholder there): found with str.find, as the halves are.
-        for ch in {quote[0], *PLACEHOLDERS}:
-            i = hay.find(ch, lo, hi)
-            while i != -1:
-                cands.add(i)
-                i = hay.find(ch, i + 1, hi)
-        for ch in {quote[-1], *PLACEHOLDERS}:
-            i = hay.find(ch, lo, hi)
-            while i != -1:
-                cands.add(i - n + 1)
-                i = hay.find(ch, i + 1, hi)
-    starts = sorted(c for c in cands if lo <= c <= hi - n)
+    return _verified(hay, quote, sorted(c for c in cands if lo <= c <= hi - n), allowed)
+
+
+def _verified(hay: str, quote: str, starts, allowed: int) -> list[tuple[int, int]]:
+    """The windows among `starts` that hold the quote, with their mismatches."""
     found = []
-    wild_max = max(1, n // 3)              # placeholders may stand in, but not for most of it
+    wild_max = max(1, len(quote) // 3)     # placeholders may stand in, but not for most of it
     for s in starts:
         bad = _mismatches(hay, s, quote, allowed, wild_max)
         if bad <= allowed:
             found.append((s, bad))
     return found
+
+
+def _fuzzy_over_placeholders(hay: str, quote: str, lo: int, hi: int,
+                             parts: list[tuple[str, int]], allowed: int) -> list[tuple[int, int]]:
+    """find_all's fuzzy search in a text with placeholders. The windows it verifies are those
+    where a part of the quote occurs exactly, or that agree with the quote at one of their ends
+    (or hold a placeholder there). Where placeholders are dense (seed 004: most windows hold
+    one) that is nearly every window; so the windows are first filtered bit-parallel, all at
+    once: bit s of `fit` says window s differs from the quote in at most `allowed` characters,
+    placeholders aside, which any window that holds the quote does. Only the few that pass
+    are tested for being one of those candidates, then verified as before."""
+    n = len(quote)
+    if hi - n < lo:
+        return []
+    masks = _char_masks(hay)
+    wild = masks.get(_WILD, 0)
+    exact, fit = -1, -1                    # windows that differ nowhere / in at most one place
+    for i, c in enumerate(quote):
+        if c in PLACEHOLDERS:
+            continue
+        m = masks.get(c)
+        if m is None:
+            m = masks[c] = _positions_mask(hay, c)
+        agree = (m | wild) >> i            # bit s: window s agrees with the quote at i
+        fit = (fit & agree) | exact if allowed else exact & agree
+        exact &= agree
+        if not fit:
+            return []
+    fit = (fit >> lo) & ((1 << (hi - n - lo + 1)) - 1)
+    ends = ({quote[0]} | PLACEHOLDERS, {quote[-1]} | PLACEHOLDERS)
+    starts = []
+    while fit:
+        low = fit & -fit
+        fit ^= low
+        s = lo + low.bit_length() - 1
+        if hay[s] in ends[0] or hay[s + n - 1] in ends[1] or \
+                any(part and hay.startswith(part, s + shift) for part, shift in parts):
+            starts.append(s)
+    return _verified(hay, quote, starts, allowed)
+
+
+_WILD = ""                                 # _char_masks' key for the placeholders' mask
+_MASKS: dict[str, dict[str, int]] = {}     # the texts searched lately → their masks
+
+
+def _char_masks(hay: str) -> dict[str, int]:
+    """Bit masks of where characters occur in `hay` (filled in as they are asked for), starting
+    with the placeholders'. A group's lemmas and sub-lemmas search the same two streams one
+    after another, so the last few are kept."""
+    masks = _MASKS.get(hay)
+    if masks is None:
+        if len(_MASKS) >= 8:
+            _MASKS.clear()
+        wild = 0
+        for ph in PLACEHOLDERS:
+            wild |= _positions_mask(hay, ph)
+        masks = _MASKS[hay] = {_WILD: wild}
+    return masks
+
+
+def _positions_mask(hay: str, c: str) -> int:
+    """Bit i set where hay[i] == c."""
+    mask, i = 0, hay.find(c)
+    while i != -1:
+        mask |= 1 << i
+        i = hay.find(c, i + 1)
+    return mask
 
 
 def _mismatches(hay: str, s: int, quote: str, allowed: int, wild_max: int) -> int:
@@ -176,11 +236,6 @@ def matches(text: str, quote: str, where: str, squeezed: bool = False) -> bool:
     return bad <= (1 if len(q) >= 3 else 0)
 
 
-def _pointer(piece: Piece, offset: int, whole: bool) -> Pointable:
-    """The piece itself when the span takes all of it on this side, else an anchor."""
-    return piece if whole else piece.anchor_at(offset)
-
-
 @dataclass(slots=True)
 class Span:
     start: Pointable
@@ -203,6 +258,14 @@ def locate(stream: Stream, qs: list[str], lo: int = 0, hi: int | None = None,
     if not qs or not qs[0]:
         return None
     hi = len(stream.chars) if hi is None else hi
+    if len(qs) == 1:
+        # Most quotes occur exactly (and then no fuzzy match is looked for): the first
+        # occurrence at a piece start, else the first, is the one `order` below would pick.
+        s = _first_exact(stream, qs[0], lo, hi)
+        if s is not None:
+            return _span(stream, s, s + len(qs[0]) - 1)
+        if not fuzzy:
+            return None
     starts = find_all(stream.chars, qs[0], lo, hi, fuzzy)
     if not starts:
         return None
@@ -225,6 +288,17 @@ def locate(stream: Stream, qs: list[str], lo: int = 0, hi: int | None = None,
         e_last, bad_end = fitting[-1] if reach == "far" else fitting[0]
         return _span(stream, s, e_last, bad + bad_end)
     return None
+
+
+def _first_exact(stream: Stream, q: str, lo: int, hi: int) -> int | None:
+    """The first exact occurrence of q in stream[lo:hi] at a piece start, else the first."""
+    chars, starts = stream.chars, stream._start_set
+    first = i = chars.find(q, lo, hi)
+    while i != -1:
+        if i in starts:
+            return i
+        i = chars.find(q, i + 1, hi)
+    return None if first == -1 else first
 
 
 _ABBREVIATED = ("以下", "已下", "云云")
@@ -347,12 +421,20 @@ def agrees(text: str, quotes: list[str]) -> bool:
 
 
 def _span(stream: Stream, first: int, last: int, mismatches: int = 0) -> Span:
-    pi, off = stream.where(first)
-    pj, offj = stream.where(last)
-    a, b = stream.pieces[pi], stream.pieces[pj]
-    # only punctuation beyond the edge: the span takes the whole piece on that side
-    start = _pointer(a, off, stream.at_piece_start(first))
-    end = _pointer(b, offj + 1, stream.at_piece_end(last))
+    # only punctuation beyond the edge: the span takes the whole piece on that side, and no
+    # offset inside it need be worked out (a piece's kept runs are split out only when one is)
+    if stream.at_piece_start(first):
+        a = start = stream.pieces[bisect.bisect_right(stream.starts, first) - 1]
+    else:
+        pi, off = stream.where(first)
+        a = stream.pieces[pi]
+        start = a.anchor_at(off)
+    if stream.at_piece_end(last):
+        b = end = stream.pieces[bisect.bisect_right(stream.starts, last) - 1]
+    else:
+        pj, offj = stream.where(last)
+        b = stream.pieces[pj]
+        end = b.anchor_at(offj + 1)
     if start is a and end is b and a is b:
         return Span(a, None, first, last, mismatches)
     return Span(start, end, first, last, mismatches)

@@ -45,8 +45,19 @@ class Speakers:
     """The scholars a document names, known or declared from the text."""
     report: Report
     unknown: dict[str, tuple[str, str]] = field(default_factory=dict)   # id → (surname, given)
+    # attribution as printed → id: a few scholars are named thousands of times in a file
+    _ids: dict[str, str] = field(default_factory=dict, repr=False)
 
     def resolve(self, m: re.Match, pos: Pos) -> str:
+        """The id of the scholar an ATTRIBUTION match names; one not in the registry is
+        declared, and reported, where he is first named."""
+        who = m.group("who")
+        pid = self._ids.get(who)
+        if pid is None:
+            pid = self._ids[who] = self._resolve(m, pos)
+        return pid
+
+    def _resolve(self, m: re.Match, pos: Pos) -> str:
         if m.group("alias"):
             return persons.alias(m.group("alias")) or self._declare(m.group("alias"), "", pos)
         sur, given = m.group("sur"), m.group("given")

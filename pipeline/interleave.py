@@ -46,8 +46,13 @@ def modern(text: str) -> bool:
 
 
 def _modern_body(body: str) -> bool:
-    """modern() of a line already without punctuation."""
-    return bool(body) and len(_MODERN.findall(body)) / len(body) >= 0.02
+    """modern() of a line already without punctuation: modern words make at least 2 % of it.
+    They are counted only until there are enough (a translated line has many)."""
+    n = len(body)
+    for k, _ in enumerate(_MODERN.finditer(body), 1):
+        if k / n >= 0.02:
+            return True
+    return False
 
 
 def similarity(a: str, b: str) -> float:

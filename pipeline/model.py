@@ -7,6 +7,7 @@ point at the input. Pointers between nodes are object references; ids are given 
 from __future__ import annotations
 
 import bisect
+import operator
 from dataclasses import dataclass, field
 from typing import Union
 
@@ -66,19 +67,23 @@ class Piece:
 
     def anchor_at(self, offset: int) -> "Piece | Anchor":
         """The pointable thing at `offset`: reuse an existing anchor there or make one."""
-        i = bisect.bisect_left(self.anchors, offset, key=_offset)
-        if i < len(self.anchors) and self.anchors[i].offset == offset:
-            return self.anchors[i]
+        anchors = self.anchors
+        if not anchors or anchors[-1].offset < offset:   # spans are mostly resolved in text order
+            a = Anchor(offset)
+            anchors.append(a)
+            return a
+        i = bisect.bisect_left(anchors, offset, key=_offset)
+        if anchors[i].offset == offset:
+            return anchors[i]
         a = Anchor(offset)
-        self.anchors.insert(i, a)
+        anchors.insert(i, a)
         return a
 
 
 Pointable = Union[Piece, Anchor]
 
 
-def _offset(a: Anchor) -> int:
-    return a.offset
+_offset = operator.attrgetter("offset")       # bisect's key: a C call, not a Python function
 
 
 @dataclass(slots=True, eq=False)
@@ -299,9 +304,13 @@ def assign_ids(doc: Document) -> None:
         elif isinstance(block, YishuBlock):
             shu_n += 1
             block.id = f"u{u}.c{shu_n}"
+            prefix, notes = block.id, 0     # the small notes are numbered across the quotes
             for k, q in enumerate(block.quotes, 1):
-                q.id = f"{block.id}.q{k}"
-            _number_notes(block.id, [p for q in block.quotes for p in q.parts])
+                q.id = f"{prefix}.q{k}"
+                for p in q.parts:
+                    if isinstance(p, SmallNote):
+                        notes += 1
+                        p.id = f"{prefix}.n{notes}"
         elif isinstance(block, Translation):
             tr_n += 1
             block.id = f"t{tr_n}"

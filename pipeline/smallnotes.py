@@ -16,6 +16,7 @@ NOTE = re.compile(r"〈([^〈〉]*)〉|【([^【】]*)】")
 _SHU_QUOTE = re.compile(r"^(贾疏|賈疏|孔疏)[：:]?")
 _SHU_AUTHOR = {"贾疏": "jiagongyan", "賈疏": "jiagongyan", "孔疏": "kongyingda"}
 _AN = re.compile(r"^(?:案|按)")
+_PUNCTUATED = re.compile("[，。；：]")       # a note holding any of these is punctuated
 _SOUND = re.compile(r"音|反|如字|[平上去入]声|[平上去入]聲|读[为如曰]|讀[為如曰]")
 _TEXTUAL = re.compile(r"作|本|石经|石經|监本|監本|释文|釋文|今文|古文|衍|脱|脫|误|誤|疑")
 _ATTRIBUTION = re.compile(r"^([\u4e00-\u9fff])氏([\u4e00-\u9fff]{1,2}?)曰")
@@ -35,7 +36,7 @@ def parse(content: str, pos: Pos) -> list[SmallNote]:
         return [SmallNote(XIAOZHU, content, pos, resp=persons.lookup(m.group(1), m.group(2)))]
     if _AN.match(content):
         return [SmallNote(AN, content, pos)]
-    punctuated = any(c in content for c in "，。；：")
+    punctuated = _PUNCTUATED.search(content) is not None
     parts = _punctuated(content) if punctuated else _bare(content)
     out: list[SmallNote] = []
     for off, text, kind in parts:

@@ -13,6 +13,9 @@ _DELIM = re.compile("[" + re.escape("".join(sorted(DELIMITERS))) + "]")
 
 
 def drop(doc: Document, report: Report) -> None:
+    # Strays are rare: each text is tested here, in the loop, and only one that holds a
+    # delimiter goes to a function (a call per piece of text was most of this pass).
+    stray = _DELIM.search
     for d in doc.all_divs():
         for h in [d.head, *d.trailers, *d.front]:
             if h is not None:
@@ -20,15 +23,18 @@ def drop(doc: Document, report: Report) -> None:
     for b in doc.blocks():
         if isinstance(b, Unit):
             for p in b.pieces:
-                _piece(p, report) if isinstance(p, Piece) else _note(p, report)
+                if stray(p.text) is not None:
+                    _piece(p, report) if isinstance(p, Piece) else _note(p, report)
         elif isinstance(b, Shu):
             for para in b.paras:
-                _para(para, report)
+                if stray(para.text) is not None:
+                    _para(para, report)
             if b.chuwen is not None:
                 for t in b.chuwen.tokens:
                     t.text = _clean(t.text, b.chuwen.pos, report)[0]
         elif isinstance(b, YishuBlock):
-            b.label = _clean(b.label, b.pos, report)[0]
+            if stray(b.label) is not None:
+                b.label = _clean(b.label, b.pos, report)[0]
             for q in b.quotes:
                 q.parts = _parts(q.parts, q.pos, report)
         elif isinstance(b, Translation):
@@ -42,7 +48,7 @@ def _parts(parts: list, pos: Pos, report: Report) -> list:
     for p in parts:
         if isinstance(p, SmallNote):
             _note(p, report)
-        else:
+        elif _DELIM.search(p) is not None:
             p = _clean(p, pos, report)[0]
         if p != "":
             out.append(p)

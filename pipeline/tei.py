@@ -111,28 +111,44 @@ class _Writer:
     text against the source (convert._check_lossless), and tests validate the whole output.
     The attributes of the commonest elements are written straight into their tags: they hold
     our ids, our types and person ids (from the registry, or built from a name in CJK
-    characters), none of which needs escaping; _attrs escapes the rest."""
+    characters), none of which needs escaping; _attrs escapes the rest. The commonest
+    elements are written in one string each, and the text of a paragraph or piece that needs
+    no escaping is checked once, not slice by slice."""
 
     def __init__(self, doc: Document, report: Report | None):
         self.doc, self.report = doc, report
-        self.glyphs: set[str] = set()
+        self.glyphs: dict[str, str] = {}       # character → its <g>, as written
         self.translation_langs: set[str] = set()
         self.out: list[str] = []
 
     # -- text ------------------------------------------------------------------------------------
     def put(self, text: str) -> None:
         """Text, with placeholders and PUA characters wrapped in a declared <g>."""
-        if _ATTENTION.search(text) is not None:      # most text is copied as it is
-            text = _esc(text)
-            if _SPECIAL.search(text) is not None:
-                text = _SPECIAL.sub(self._glyph, text)
-        self.out.append(text)
+        # most text is copied as it is: the check is made here, not in a call
+        self.out.append(text if _ATTENTION.search(text) is None else self._marked(text))
+
+    def text(self, text: str) -> str:
+        """Text as put writes it, for an element written in one piece."""
+        return text if _ATTENTION.search(text) is None else self._marked(text)
+
+    def _slicer(self, whole: str):
+        """What writes the slices of `whole`: `text`, or, when the whole needs nothing, str,
+        which gives a str back as it is (a C call instead of a check per slice)."""
+        return str if _ATTENTION.search(whole) is None else self.text
+
+    def _marked(self, text: str) -> str:
+        text = _esc(text)
+        if _SPECIAL.search(text) is not None:
+            text = _SPECIAL.sub(self._glyph, text)
+        return text
 
     def _glyph(self, m: re.Match) -> str:
         ch = m.group()
-        self.glyphs.add(ch)
-        kind = ' type="placeholder"' if ch in PLACEHOLDERS else ""
-        return f'<g ref="#{glyph_id(ch)}"{kind}>{ch}</g>'
+        g = self.glyphs.get(ch)                 # a file uses few, most of them many times
+        if g is None:
+            kind = ' type="placeholder"' if ch in PLACEHOLDERS else ""
+            g = self.glyphs[ch] = f'<g ref="#{glyph_id(ch)}"{kind}>{ch}</g>'
+        return g
 
     def el(self, tag: str, text: str | None = None, **attrs) -> None:
         """A whole element with plain text content (or empty)."""
@@ -140,26 +156,23 @@ class _Writer:
         if text is None:
             self.out.append(f"<{tag}{a}/>")
         else:
-            self.out.append(f"<{tag}{a}>")
-            self.put(text)
-            self.out.append(f"</{tag}>")
+            self.out.append(f"<{tag}{a}>{self.text(text)}</{tag}>")
 
     def put_anchored(self, piece: Piece) -> None:
-        pos = 0
+        out, s, pos = self.out, piece.text, 0
+        text = self._slicer(s)
         for a in piece.anchors:
-            self.put(piece.text[pos:a.offset])
-            self.out.append(f'<anchor xml:id="{a.id}"/>')
+            out.append(f'{text(s[pos:a.offset])}<anchor xml:id="{a.id}"/>')
             pos = a.offset
-        self.put(piece.text[pos:])
+        out.append(text(s[pos:]))
 
     def put_tokens(self, tokens: list[Token]) -> None:
+        out, text = self.out, self.text
         for t in tokens:
             if t.kind == "text":
-                self.put(t.text)
+                out.append(text(t.text))
             else:
-                self.out.append(_OPEN[t.kind])
-                self.put(t.text)
-                self.out.append(_CLOSE[t.kind])
+                out.append(f"{_OPEN[t.kind]}{text(t.text)}{_CLOSE[t.kind]}")
 
     # -- blocks ----------------------------------------------------------------------------------
     def unit(self, u: Unit) -> None:
@@ -194,22 +207,21 @@ class _Writer:
         kind = f'type="{AN}"' if b.category == AN else f'type="{YISHU}" subtype="{b.category}"'
         target = f' target="#{b.target.id}"' if b.target and b.target.id else ""
         prev = f' prev="#{b.prev.id}"' if b.prev and b.prev.id else ""
-        self.out.append(f'<note {kind} xml:id="{b.id}"{target}{prev}>')
+        out = self.out
+        out.append(f'<note {kind} xml:id="{b.id}"{target}{prev}>')
         if b.label:
-            self.el("label", b.label, type="category")
+            out.append(f'<label type="category">{self.text(b.label)}</label>')
         for q in b.quotes:
             resp = f' resp="#{q.resp}"' if q.resp else ""
-            self.out.append(f'<p xml:id="{q.id}"{resp}>')
-            if q.who:
+            if q.who:                       # a placeholder in a name is still a <g>
                 ref = f' ref="#{q.resp}"' if q.resp else ""
-                self.out.append(f"<persName{ref}>")
-                self.put(q.who)                     # a placeholder in a name is still a <g>
-                self.out.append("</persName>")
-            if q.verb:
-                self.put(q.verb)
+                out.append(f'<p xml:id="{q.id}"{resp}><persName{ref}>{self.text(q.who)}</persName>'
+                           f'{self.text(q.verb)}')
+            else:
+                out.append(f'<p xml:id="{q.id}"{resp}>{self.text(q.verb)}')
             self.parts(q.parts)
-            self.out.append("</p>")
-        self.out.append("</note>\n")
+            out.append("</p>")
+        out.append("</note>\n")
 
     def translation(self, t: Translation) -> None:
         self.translation_langs.add(t.lang)
@@ -223,14 +235,21 @@ class _Writer:
         self.out.append("</ab>\n")
 
     def jing(self, p: Piece) -> None:
-        self.out.append(f'<seg xml:id="{p.id}">')
-        self.put_anchored(p)
-        self.out.append("</seg>")
+        if p.anchors:
+            self.out.append(f'<seg xml:id="{p.id}">')
+            self.put_anchored(p)
+            self.out.append("</seg>")
+        else:
+            self.out.append(f'<seg xml:id="{p.id}">{self.text(p.text)}</seg>')
 
     def note_piece(self, p: Piece) -> None:
         resp = f' resp="#{p.resp}"' if p.resp else ""
         target = f' target="#{p.target.id}"' if p.target else ""
-        self.out.append(f'<note type="{p.layer}" place="inline" xml:id="{p.id}"{resp}{target}>')
+        head = f'<note type="{p.layer}" place="inline" xml:id="{p.id}"{resp}{target}>'
+        if p.tokens is None and not p.anchors:
+            self.out.append(f"{head}{self.text(p.text)}</note>")
+            return
+        self.out.append(head)
         if p.tokens is not None:
             self.put_tokens(p.tokens)
         else:
@@ -242,9 +261,7 @@ class _Writer:
         self.out.append(f'<gap reason="lost" xml:id="{p.id}"><desc type="{QUE}">{_esc(p.text)}</desc></gap>')
 
     def mark(self, p: Piece) -> None:
-        self.out.append(f'<label type="{MARK}" xml:id="{p.id}">')
-        self.put(p.text)
-        self.out.append("</label>")
+        self.out.append(f'<label type="{MARK}" xml:id="{p.id}">{self.text(p.text)}</label>')
 
     PIECES = {JING: jing, ZHU: note_piece, YINYI: note_piece, QUE: que, MARK: mark}
 
@@ -261,23 +278,22 @@ class _Writer:
             self.out.append("</label>")
         for para in s.paras:
             if para.sub is None:
-                self.el("p", para.text)
+                self.out.append(f"<p>{self.text(para.text)}</p>")
             else:
                 self.sublemma(para)
         self.out.append("</note>\n")
 
     def sublemma(self, para) -> None:
         """A paragraph that opens with a sub-lemma: a note of its own, pointing at the span."""
-        sub = para.sub
-        self.out.append(f'<note type="{SHU}" subtype="sublemma" xml:id="{sub.id}"'
-                        f'{_pointing(sub.target, sub.target_end)}><p>')
+        sub, out, s = para.sub, self.out, para.text
+        text = self._slicer(s)
+        out.append(f'<note type="{SHU}" subtype="sublemma" xml:id="{sub.id}"'
+                   f'{_pointing(sub.target, sub.target_end)}><p>')
         pos = 0
         for a, b in sub.quotes:
-            self.put(para.text[pos:a])
-            self.el("mentioned", para.text[a:b])
+            out.append(f"{text(s[pos:a])}<mentioned>{text(s[a:b])}</mentioned>")
             pos = b
-        self.put(para.text[pos:])
-        self.out.append("</p></note>")
+        out.append(f"{text(s[pos:])}</p></note>")
 
     def fw(self, f: Fw) -> None:
         self.el("fw", f.text, type=f.kind, subtype="repeat" if f.same_as else None, xml_id=f.id,
@@ -447,11 +463,14 @@ def serialize(root: etree._Element) -> bytes:
 
 
 _TAG = re.compile(r"<[^>]*>")
+_ESCAPE = re.compile("&(?:lt|gt|amp);")
+_UNESCAPED = {"&lt;": "<", "&gt;": ">", "&amp;": "&"}
 
 
 def body_text(body: str) -> str:
-    """The text content of a body we wrote: tags removed, our three escapes undone."""
+    """The text content of a body we wrote: tags removed, our three escapes undone (in one
+    pass: escapes are few, and a replace per escape copies the whole text)."""
     text = _TAG.sub("", body)
     if "&" in text:
-        text = text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
+        text = _ESCAPE.sub(lambda m: _UNESCAPED[m.group()], text)
     return text

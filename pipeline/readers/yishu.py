@@ -58,11 +58,16 @@ def sniff(text: str) -> tuple[float, str]:
         f"{cats + glued} 義疏 categories (正义, 存疑 …) or 案 in {len(lines)} lines"
 
 
+# What HEADER and CATALOGUE open with: a line opening otherwise is neither, without a regex.
+_FURNITURE_OPENS = frozenset("钦欽<")
+
+
 def furniture_kind(s: str) -> str | None:
-    if HEADER.match(s):
-        return "header"
-    if CATALOGUE.match(s):
-        return "catalogue"
+    if s[:1] in _FURNITURE_OPENS:
+        if HEADER.match(s):
+            return "header"
+        if CATALOGUE.match(s):
+            return "catalogue"
     if len(s) < 60 and SOURCE.search(s):
         return "source"
     return None
@@ -70,8 +75,12 @@ def furniture_kind(s: str) -> str | None:
 
 def read(src: Source, report: Report):
     b = Builder(src, report, NAME, segment=lambda *a: [], continues=lambda *a: False)
-    lines = {n: raw for n, raw in enumerate(src.text.split("\n"), 1) if raw.strip(_WS)}
-    p = _Reader(b, report, src.text, lines)
+    lines, stripped = {}, {}                    # the non-blank lines, as printed and stripped
+    for n, raw in enumerate(src.text.split("\n"), 1):
+        s = raw.strip(_WS)
+        if s:
+            lines[n], stripped[n] = raw, s
+    p = _Reader(b, report, src.text, lines, stripped)
     b.by_closing = any(CLOSING.match(p.stripped[n]) for n in p.content)
     for n in lines:                             # in line order
         if p.layout.is_translation(n):
@@ -89,9 +98,9 @@ class _Reader:
     opening label) is found once, before: the pairing of translations and the look ahead for
     wrapped lines need it too."""
 
-    def __init__(self, b: Builder, report: Report, text: str, lines: dict[int, str]):
-        self.b, self.report, self.lines = b, report, lines
-        self.stripped = {n: raw.strip(_WS) for n, raw in lines.items()}
+    def __init__(self, b: Builder, report: Report, text: str, lines: dict[int, str],
+                 stripped: dict[int, str]):
+        self.b, self.report, self.lines, self.stripped = b, report, lines, stripped
         self.furniture = {n: k for n, s in self.stripped.items() if (k := furniture_kind(s))}
         self.headings = {n for n, s in self.stripped.items()
                          if n not in self.furniture and (juan_line(s) or CHAPTER.match(s))}
@@ -183,7 +192,7 @@ class _Reader:
             return False
         if len(s) <= 2:                            # no 經 sentence is that short
             return True
-        attr, label = next(attributions(masked), None), GLUED.search(masked)
+        attr, label = next(attributions(masked), None), _glued(masked)
         if attr and (label is None or attr.start() < label.start()):
             return True
         if self.punctuated:                        # the line before stops mid-sentence
@@ -192,7 +201,7 @@ class _Reader:
 
     # -- building blocks ---------------------------------------------------------------------------
     def _jing(self, n: int, s: str, masked: str, pos: Pos) -> None:
-        glued = GLUED.search(masked)
+        glued = _glued(masked)
         jing = s[:glued.start()] if glued else s
         pieces = []
         for off, part in smallnotes.split(jing, pos):
@@ -234,22 +243,27 @@ class _Reader:
         the label the text opens with (LINE_LABEL's match); None when the text continues the
         block before it."""
         continuing = label is None
+        # (offset, label as printed, category), in text order. A glued label comes before an
+        # attribution and a glued 案 after a closing quote: each is looked for only in text
+        # that holds its 曰 or its 案.
         cuts = []
         if label:
-            cuts.append((0, label))
-        cuts += [(g.start(), g) for g in GLUED.finditer(masked) if g.start() > 0]
-        if self.punctuated:
-            cuts += [(g.start(), g) for g in GLUED_AN.finditer(masked) if g.start() > 0]
-        cuts.sort(key=lambda c: c[0])
+            cuts.append((0, label.group(0), AN if label.group("an") else CATEGORIES[label.group("label")]))
+        if "曰" in masked:
+            cuts += [(g.start(), g.group(0), CATEGORIES[g.group("label")])
+                     for g in GLUED.finditer(masked) if g.start() > 0]
+        if self.punctuated and ("案" in masked or "按" in masked):
+            an = [(g.start(), g.group(0), AN) for g in GLUED_AN.finditer(masked) if g.start() > 0]
+            if an:
+                cuts += an
+                cuts.sort(key=lambda c: c[0])
         first_block = None
         if continuing and (not cuts or cuts[0][0] > 0):
             end = cuts[0][0] if cuts else len(s)
             self._quotes(self.block, s[:end], masked[:end], pos, extend=True)
             first_block = self.block
-        for i, (at, m) in enumerate(cuts):
+        for i, (at, label, category) in enumerate(cuts):
             end = cuts[i + 1][0] if i + 1 < len(cuts) else len(s)
-            label = m.group(0)
-            category = AN if m.groupdict().get("an") else CATEGORIES[m.group("label")]
             block = YishuBlock(category, label, [], Pos(pos.line, pos.col + at), target=self.unit)
             self.b.block(block)
             self.block = block
@@ -268,7 +282,7 @@ class _Reader:
         lead_end = marks[0].start() if marks else len(text)
         lead = text[:lead_end]
         if lead.strip(_WS):
-            parts = self._parts(lead, pos)
+            parts = self._parts(lead, pos.line, pos.col)
             if extend and block.quotes:
                 block.quotes[-1].parts += parts
             else:
@@ -278,14 +292,18 @@ class _Reader:
             at = Pos(pos.line, pos.col + m.start())
             resp = self.speakers.resolve(m, at)
             block.quotes.append(Quote(m.group("who"), m.group("verb"),
-                                      self._parts(text[m.end():end], Pos(pos.line, pos.col + m.end())),
+                                      self._parts(text[m.end():end], pos.line, pos.col + m.end()),
                                       at, resp=resp))
 
     @staticmethod
-    def _parts(text: str, pos: Pos) -> list:
-        """Text and small notes; the spaces that separate scholars (U+3000) are not text."""
+    def _parts(text: str, line: int, col: int) -> list:
+        """Text and small notes of the text at line:col; the spaces that separate scholars
+        (U+3000) are not text."""
+        if "〈" not in text and "【" not in text:     # most runs hold no small note (nor need a Pos)
+            text = text.strip(_WS)
+            return [text] if text else []
         out = []
-        for _, part in smallnotes.split(text, pos):
+        for _, part in smallnotes.split(text, Pos(line, col)):
             if isinstance(part, str):
                 part = part.strip(_WS)
                 if not part:
@@ -305,7 +323,7 @@ class _Reader:
         else:
             mark = interleave.tr_mark(s)
             original = self.line_block.get(self.layout.translation.get(n))
-            parts = self._parts(s[len(mark):], Pos(pos.line, pos.col + len(mark)))
+            parts = self._parts(s[len(mark):], pos.line, pos.col + len(mark))
             if mark:        # a run opens with the mark, whose script is the run's: 译 or 譯
                 self.tr_lang = "zh-Hant" if mark == "譯" else "zh-Hans"
             self.b.block(Translation(parts, pos, mark, original, n in self.copied, self.tr_lang))
@@ -331,6 +349,12 @@ class _Reader:
         for n, before in self.edges:
             self.report.warn("ZS-CONV-PAGE-EDGE", f"line {n} continues line {before} across a page "
                              "edge; linked to it with @prev", Pos(n, 1))
+
+
+def _glued(masked: str) -> re.Match | None:
+    """The first glued label of a line's masked text: looked for only where there is a 曰,
+    which the attribution after the label needs."""
+    return GLUED.search(masked) if "曰" in masked else None
 
 
 _QUOTE_MARK = re.compile(r"[「“」”]")
