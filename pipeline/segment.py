@@ -49,6 +49,7 @@ class Evidence:
     zhu: list[list[str]] = field(default_factory=list)      # quotes of each 注 lemma, in order
     jing_phrases: list[str] = field(default_factory=list)   # sub-lemmas under 經 lemmas
     zhu_phrases: list[str] = field(default_factory=list)    # sub-lemmas under 注 lemmas
+    # (squeezed, none empty: a sub-lemma of punctuation alone is evidence of nothing)
 
     @classmethod
     def of(cls, shus: list[Shu]) -> "Evidence":
@@ -59,11 +60,11 @@ class Evidence:
             (ev.jing if s.chuwen.layer == JING else ev.zhu).append(s.chuwen.quotes)
             phrases = ev.jing_phrases if s.chuwen.layer == JING else ev.zhu_phrases
             for p in s.paras:
-                phrases += [squeeze(m.group(1)) for m in _SUBLEMMA.finditer(p.text)]
+                phrases += filter(None, (squeeze(m.group(1)) for m in _SUBLEMMA.finditer(p.text)))
         return ev
 
 
-@dataclass
+@dataclass(slots=True)
 class _Seg:
     start: int
     end: int
@@ -147,7 +148,8 @@ def segment(lines: list[Located], shus: list[Shu], zhu_resp: str, report: Report
     forced += _locate_jing(g, ev, forced, opens, cuts)
     for a, b, *_ in forced:
         cuts.update((a, b))
-    segs = [_Seg(a, b) for a, b in zip(sorted(cuts), sorted(cuts)[1:]) if b > a]
+    bounds = sorted(cuts)
+    segs = [_Seg(a, b) for a, b in zip(bounds, bounds[1:])]     # a set: each b > a
     _apply(segs, [f for f in forced if f[2] != J])
     for s in segs:
         if s.start in opens and s.label is None:
@@ -196,8 +198,7 @@ def _locate_zhu(g: _Group, ev: Evidence, forced, opens: list[int]):
             if _inside(off, forced) or off in g.starts:
                 continue
             score = -bad
-            before = chars[:s]
-            if any(e and before.endswith(e) for e in ends):
+            if any(e and chars.endswith(e, 0, s) for e in ends):     # no copy of chars[:s]
                 score += 3
             prev = g.text[off - 1] if off else ""
             if off in opens:                        # right after a printed 注 marker
@@ -334,50 +335,61 @@ def _label_rest(g: _Group, ev: Evidence, segs: list[_Seg], free: tuple[str, ...]
         _viterbi(g, ev, line, free)
 
 
-def _emission(g: _Group, ev: Evidence, seg: _Seg, jing_before: str) -> dict[str, float]:
-    text = g.text[seg.start:seg.end]
+def _emission(ev: Evidence, text: str, jing_before: str) -> dict[str, float]:
+    """The score of each label for a segment's text."""
     sq = squeeze(text)
     e = dict(_BASE)
     e[Z] += cues.zhu_score(text, jing_before)
     if cues.is_gloss(text):
         e[Y] += 10
-    if any(p and p in sq for p in ev.jing_phrases):
+    if any(map(sq.__contains__, ev.jing_phrases)):      # a sub-lemma lies in the segment
         e[J] += 3
-    if any(p and p in sq for p in ev.zhu_phrases):
+    if any(map(sq.__contains__, ev.zhu_phrases)):
         e[Z] += 3
     return e
 
 
 def _viterbi(g: _Group, ev: Evidence, line: list[_Seg], free: tuple[str, ...]) -> None:
     best: list[dict[str, tuple[float, str | None]]] = []
+    prev: dict[str, tuple[float, str | None]] | None = None
     jing_before = ""
-    for i, seg in enumerate(line):
-        em = _emission(g, ev, seg, jing_before)
+    for seg in line:
+        text = g.text[seg.start:seg.end]
+        em = _emission(ev, text, jing_before)
         col = {}
         for lab in ((seg.label,) if seg.label is not None else free):
-            col[lab] = _best_step(best[-1], lab, em[lab]) if i else (em[lab], None)
+            if prev is None:
+                col[lab] = (em[lab], None)
+                continue
+            # The best way into `lab`; the first of equal scores wins. (Inline: this runs
+            # nine times a sentence, and a call per step cost a tenth of the labelling.)
+            top, top_prev = None, None
+            for p, (score, _) in prev.items():
+                s = score + _TRANS[p, lab] + em[lab]
+                if top is None or s > top:
+                    top, top_prev = s, p
+            col[lab] = (top, top_prev)
         best.append(col)
+        prev = col
         if seg.label in (J, None):
-            jing_before += g.text[seg.start:seg.end]
+            jing_before += text
     lab = _argmax(best[-1])
     for i in range(len(line) - 1, -1, -1):
         seg = line[i]
         if seg.label is None:
             seg.label, seg.method = lab, "cue"
-            alt = sorted((v[0] for v in best[i].values()), reverse=True)
-            margin = alt[0] - alt[1] if len(alt) > 1 else 5.0
-            seg.conf = round(min(0.85, 0.45 + margin / 10), 2)
+            seg.conf = round(min(0.85, 0.45 + _margin(best[i]) / 10), 2)
         lab = best[i][lab][1] or lab
 
 
-def _best_step(prev: dict[str, tuple[float, str | None]], lab: str, em: float) -> tuple[float, str]:
-    """(score, previous label) of the best way into `lab`; the first of equal scores wins."""
-    top = None
-    for p, (score, _) in prev.items():
-        s = score + _TRANS[(p, lab)] + em
-        if top is None or s > top[0]:
-            top = (s, p)
-    return top
+def _margin(col: dict[str, tuple[float, str | None]]) -> float:
+    """How far the best score of a column lies ahead of the second best (5 with one label)."""
+    if len(col) < 2:
+        return 5.0
+    scores = [score for score, _ in col.values()]
+    top = max(scores)
+    scores.remove(top)
+    return top - max(scores)
 
 
 def _argmax(col: dict[str, tuple[float, str | None]]) -> str:
@@ -410,13 +422,13 @@ def _units(g: _Group, segs: list[_Seg], zhu_resp: str, report: Report) -> list[U
                 if first.conf < LOW_CONFIDENCE:
                     report.warn("ZS-CONV-BOUNDARY", f"uncertain {kind.replace('|', '→')} boundary "
                                 f"(found by {first.method}, confidence {first.conf})", pos)
-            sub = loc.slice(a - base, b - base)
             if label == J:
-                out.append(Piece(J, sub.text, pos))
+                out.append(Piece(J, loc.text[a - base:b - base], pos))
             elif label == Z:
                 target = next((p for p in reversed(out) if p.layer == J), None)
-                out.append(Piece(Z, sub.text, pos, resp=zhu_resp, target=target))
-            else:
+                out.append(Piece(Z, loc.text[a - base:b - base], pos, resp=zhu_resp, target=target))
+            else:       # only glosses need the source positions inside the run
+                sub = loc.slice(a - base, b - base)
                 out += pieces.glosses(sub, 0, len(sub), out, report)
         units.append(Unit(out, loc.pos(0)))
     return units
