@@ -304,13 +304,10 @@ def assign_ids(doc: Document) -> None:
         elif isinstance(block, YishuBlock):
             shu_n += 1
             block.id = f"u{u}.c{shu_n}"
-            prefix, notes = block.id, 0     # the small notes are numbered across the quotes
             for k, q in enumerate(block.quotes, 1):
-                q.id = f"{prefix}.q{k}"
-                for p in q.parts:
-                    if isinstance(p, SmallNote):
-                        notes += 1
-                        p.id = f"{prefix}.n{notes}"
+                q.id = f"{block.id}.q{k}"
+            # the small notes are numbered across the quotes
+            _number_notes(block.id, (p for q in block.quotes for p in q.parts))
         elif isinstance(block, Translation):
             tr_n += 1
             block.id = f"t{tr_n}"
@@ -326,7 +323,7 @@ def assign_ids(doc: Document) -> None:
                 sub.id = f"{block.id}.{k}"
 
 
-def _number_notes(prefix: str, parts: list) -> None:
+def _number_notes(prefix: str, parts) -> None:
     """Ids for the small notes among a block's parts: <block>.n1, .n2 …"""
     for k, note in enumerate((p for p in parts if isinstance(p, SmallNote)), 1):
         note.id = f"{prefix}.n{k}"

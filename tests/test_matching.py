@@ -94,49 +94,44 @@ def test_stream_where_maps_back_to_the_piece_text():
     assert st.at_piece_end(7) and st.at_piece_end(len(st.chars) - 1) and not st.at_piece_end(6)
 
 
-def test_attributions_are_the_regex_matches():
-    rnd = random.Random(4)
-    texts = ["郑氏康成曰遭丧主国君薨也　敖氏继公曰聘", "朱子曰程子曰", "曰氏甲曰", "甲氏乙丙曰丁氏曰"]
-    texts += ["".join(rnd.choice("曰氏朱子程张甲乙丙。") for _ in range(rnd.randint(0, 30)))
-              for _ in range(20000)]
+def random_texts(seed: int, alphabet: str, longest: int, count: int = 20000) -> list[str]:
+    """`count` texts of 0 to `longest` characters drawn from `alphabet`."""
+    rnd = random.Random(seed)
+    return ["".join(rnd.choice(alphabet) for _ in range(rnd.randint(0, longest))) for _ in range(count)]
+
+
+def assert_same_matches(fast, plain, texts) -> None:
+    """Both find the same matches (spans and named groups) in every text."""
     for t in texts:
-        assert [m.span() for m in attributions(t)] == [m.span() for m in ATTRIBUTION.finditer(t)], t
+        assert [(m.span(), m.groupdict()) for m in fast(t)] == \
+               [(m.span(), m.groupdict()) for m in plain.finditer(t)], t
+
+
+def test_attributions_are_the_regex_matches():
+    texts = ["郑氏康成曰遭丧主国君薨也　敖氏继公曰聘", "朱子曰程子曰", "曰氏甲曰", "甲氏乙丙曰丁氏曰"]
+    assert_same_matches(attributions, ATTRIBUTION, texts + random_texts(4, "曰氏朱子程张甲乙丙。", 30))
 
 
 def test_sub_quotes_are_the_combined_pattern():
     body = Q_OPEN + r"(?P<q1>[^" + QUOTE_MARKS + r"]{1,80})" + Q_CLOSE + r"(?P<zhe>者)?"
     combined = re.compile("(?:^|云)" + body)
-    split = SubQuotes(body)
-    rnd = random.Random(5)
     texts = ["“大凡”者，云“协其礼”者", "云“甲”云“乙”者", "甲云“乙”"]
-    texts += ["".join(rnd.choice("云“”「」者甲乙") for _ in range(rnd.randint(0, 20))) for _ in range(20000)]
-    for t in texts:
-        assert [(m.span(), m.groupdict()) for m in split.finditer(t)] == \
-               [(m.span(), m.groupdict()) for m in combined.finditer(t)], t
+    assert_same_matches(SubQuotes(body).finditer, combined, texts + random_texts(5, "云“”「」者甲乙", 20))
 
 
 def test_glued_an_looks_back_for_a_closing_quote():
     plain = re.compile(r"(?<=[」”])(?P<an>案|按)(?P<punct>[：:]?)")
-    rnd = random.Random(6)
-    for _ in range(20000):
-        t = "".join(rnd.choice("案按」”：:。甲") for _ in range(rnd.randint(0, 12)))
-        assert [(m.span(), m.groupdict()) for m in GLUED_AN.finditer(t)] == \
-               [(m.span(), m.groupdict()) for m in plain.finditer(t)], t
+    assert_same_matches(GLUED_AN.finditer, plain, random_texts(6, "案按」”：:。甲", 12))
 
 
 def test_gloss_runs_split_as_one_character_at_a_time():
     plain = re.compile(r"(?:[^。“‘「『]|“[^”]*”?|‘[^’]*’?|「[^」]*」?|『[^』]*』?)+。?|。")
-    rnd = random.Random(7)
-    for _ in range(20000):
-        t = "".join(rnd.choice("甲乙。“”‘’「」『』，") for _ in range(rnd.randint(0, 16)))
-        assert [m.span() for m in _GLOSS.finditer(t)] == [m.span() for m in plain.finditer(t)], t
+    assert_same_matches(_GLOSS.finditer, plain, random_texts(7, "甲乙。“”‘’「」『』，", 16))
 
 
 def test_kept_runs_are_the_regex_runs():
     kept = re.compile("[^" + re.escape("".join(sorted(_SKIP))) + "]+")
-    rnd = random.Random(8)
-    for _ in range(20000):
-        t = "".join(rnd.choice("之也，。 　“”□") for _ in range(rnd.randint(0, 14)))
+    for t in random_texts(8, "之也，。 　“”□", 14):
         runs = [m.span() for m in kept.finditer(t)]
         squeezed_at = [sum(b - a for a, b in runs[:k]) for k in range(len(runs))]
         assert _kept_runs(t) == (squeezed_at, [a for a, _ in runs]), t
@@ -145,9 +140,7 @@ def test_kept_runs_are_the_regex_runs():
 def test_removing_characters_is_the_regex_substitution():
     ws = re.compile("[" + re.escape("".join(sorted(WHITESPACE))) + "]+")
     lossless = re.compile("[" + re.escape("".join(sorted(WHITESPACE | DELIMITERS))) + "]+")
-    rnd = random.Random(9)
-    for _ in range(20000):
-        t = "".join(rnd.choice("之 \t\u3000\ufeff\n（）()○【】甲") for _ in range(rnd.randint(0, 14)))
+    for t in random_texts(9, "之 \t\u3000\ufeff\n（）()○【】甲", 14):
         assert strip_ws(t) == ws.sub("", t) and lossless_form(t) == lossless.sub("", t), t
 
 
