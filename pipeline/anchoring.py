@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 from itertools import accumulate
 
-from .chars import PLACEHOLDERS, PUNCTUATION, Q_CLOSE, Q_OPEN, QUOTE_MARKS, WHITESPACE
+from .chars import PLACEHOLDERS, PUNCTUATION, Q_CLOSE, Q_OPEN, QUOTE_MARKS, WHITESPACE, without
 from .model import JING, ZHU, Para, Piece, Pointable, Pos, Shu, SubLemma, Unit
 from .report import Report
 from .shu import SubQuotes
@@ -20,11 +20,18 @@ _SKIP = PUNCTUATION | WHITESPACE
 _SOLID = re.compile("[^" + re.escape("".join(sorted(PLACEHOLDERS))) + "]+")   # quote minus placeholders
 _SKIP_RUN = re.compile("[" + re.escape("".join(sorted(_SKIP))) + "]+")
 _SKIP_SPLIT = re.compile("(" + _SKIP_RUN.pattern + ")")      # split keeps the skipped runs
+_SKIP_CHARS = "".join(sorted(_SKIP))
+_LONG = 200                     # from this length on, a replace per character beats the regex
 
 
 def squeeze(s: str) -> str:
     """The characters that lemma matching compares: no punctuation, no whitespace."""
-    return _SKIP_RUN.sub("", s)
+    # Most quotes are letters only, which no skipped character is (a test holds it): then there
+    # is nothing to remove, and isalpha says so at a fraction of the substitution's cost. A long
+    # text (a line, a long 疏 or 注) loses its few kinds of punctuation faster by str.replace.
+    if s.isalpha():
+        return s
+    return _SKIP_RUN.sub("", s) if len(s) < _LONG else without(s, _SKIP_CHARS)
 
 
 def squeezed(p: Piece) -> str:
@@ -56,12 +63,16 @@ class Stream:
     def where(self, i: int) -> tuple[int, int]:
         """(piece index, offset in that piece's text) of stream character i."""
         pi = bisect.bisect_right(self.starts, i) - 1
+        return pi, self.offset_in(pi, i)
+
+    def offset_in(self, pi: int, i: int) -> int:
+        """The offset in the text of piece pi (the one that holds it) of stream character i."""
         runs = self._kept.get(pi)
         if runs is None:
             runs = self._kept[pi] = _kept_runs(self.pieces[pi].text)
         k = i - self.starts[pi]                  # the k-th character squeeze keeps
         r = bisect.bisect_right(runs[0], k) - 1
-        return pi, runs[1][r] + k - runs[0][r]
+        return runs[1][r] + k - runs[0][r]
 
     def at_piece_start(self, i: int) -> bool:
         return i in self._start_set
@@ -301,7 +312,7 @@ def _first_exact(stream: Stream, q: str, lo: int, hi: int) -> int | None:
     return None if first == -1 else first
 
 
-_ABBREVIATED = ("以下", "已下", "云云")
+ABBREVIATED = ("以下", "已下", "云云")
 
 
 def loose_tolerance(n: int) -> int:
@@ -369,7 +380,7 @@ def edit_distance(a: str, b: str, cap: int) -> int:
 def loose_quote(quote: str) -> str:
     """The characters a loose quote must match: squeezed, without a closing 以下 / 云云."""
     q = squeeze(quote)
-    return q[:-2] if q.endswith(_ABBREVIATED) else q
+    return q[:-2] if q.endswith(ABBREVIATED) else q
 
 
 def locate_loose(stream: Stream, q: str, lo: int = 0, hi: int | None = None) -> Span | None:
@@ -423,18 +434,14 @@ def agrees(text: str, quotes: list[str]) -> bool:
 def _span(stream: Stream, first: int, last: int, mismatches: int = 0) -> Span:
     # only punctuation beyond the edge: the span takes the whole piece on that side, and no
     # offset inside it need be worked out (a piece's kept runs are split out only when one is)
-    if stream.at_piece_start(first):
-        a = start = stream.pieces[bisect.bisect_right(stream.starts, first) - 1]
-    else:
-        pi, off = stream.where(first)
-        a = stream.pieces[pi]
-        start = a.anchor_at(off)
-    if stream.at_piece_end(last):
-        b = end = stream.pieces[bisect.bisect_right(stream.starts, last) - 1]
-    else:
-        pj, offj = stream.where(last)
-        b = stream.pieces[pj]
-        end = b.anchor_at(offj + 1)
+    starts, pieces = stream.starts, stream.pieces
+    pi = bisect.bisect_right(starts, first) - 1
+    a = pieces[pi]
+    start = a if starts[pi] == first else a.anchor_at(stream.offset_in(pi, first))
+    pj = bisect.bisect_right(starts, last, pi) - 1
+    b = pieces[pj]
+    at_end = last == len(stream.chars) - 1 or (pj + 1 < len(starts) and starts[pj + 1] == last + 1)
+    end = b if at_end else b.anchor_at(stream.offset_in(pj, last) + 1)
     if start is a and end is b and a is b:
         return Span(a, None, first, last, mismatches)
     return Span(start, end, first, last, mismatches)
@@ -528,50 +535,93 @@ _SUB = SubQuotes(Q_OPEN + r"(?P<q1>[^" + QUOTE_MARKS + r"]{1,80})" + Q_CLOSE +
                  r"(?:至" + Q_OPEN + r"(?P<q2>[^" + QUOTE_MARKS + r"]{1,80})" + Q_CLOSE + r")?(?P<zhe>者)?")
 
 
+@dataclass(slots=True)
+class SubQuote:
+    """A quote of a 疏 paragraph that may be a sub-lemma: `“X”者` / `云“X”者` / `云“X”至“Y”`."""
+    at: int                                # where it begins in the paragraph
+    spans: list[tuple[int, int]]           # where its quote (or first … last) lies
+    squeezed: list[str]                    # the quotes, squeezed once for every search
+
+    def text(self, para: Para) -> list[str]:
+        return [para.text[a:b] for a, b in self.spans]
+
+
+def sub_quotes(para: Para) -> list[SubQuote]:
+    """The paragraph's quotes that have a 者 or a second quote (others quote some other text),
+    found once: the segmenter takes 經 and 注 phrases from them, the resolver points them."""
+    if para.quotes is None:
+        para.quotes = [_sub_quote(m) for m in _SUB.finditer(para.text) if m.group("zhe") or m.group("q2")]
+    return para.quotes
+
+
+def _sub_quote(m: re.Match) -> SubQuote:
+    q1, q2 = m.group("q1", "q2")
+    if q2:
+        return SubQuote(m.start(), [m.span("q1"), m.span("q2")], [squeeze(q1), squeeze(q2)])
+    return SubQuote(m.start(), [m.span("q1")], [squeeze(q1)])
+
+
+# The searches a sub-lemma goes through, in order, for each layer of its section first: exact
+# in either layer, then with one differing character.
+_SUB_PASSES = {layer: ((layer, False), (other, False), (layer, True), (other, True))
+               for layer, other in ((JING, ZHU), (ZHU, JING))}
+
+
 def _sublemmas(shu: Shu, stream, report: Report) -> None:
     """Split a 疏 section's paragraphs at each sub-lemma that names a span of its group, and
     point each at that span. Sub-lemmas are taken in order, like the lemmas."""
-    layer = shu.chuwen.layer
-    order = [layer, ZHU if layer == JING else JING]
+    passes = _SUB_PASSES[shu.chuwen.layer]
     lo = {JING: 0, ZHU: 0}
     paras: list[Para] = []
     for para in shu.paras:
-        cuts: list[tuple[int, SubLemma]] = []
-        for m in _SUB.finditer(para.text):
-            if not (m.group("zhe") or m.group("q2")):
-                continue                        # a quotation of some other text
-            quotes = [m.group("q1")] + ([m.group("q2")] if m.group("q2") else [])
-            qs = [squeeze(q) for q in quotes]
-            span = None
-            for lay, fuzzy in ((order[0], False), (order[1], False), (order[0], True), (order[1], True)):
-                span = locate(stream(lay), qs, lo[lay], reach="near", fuzzy=fuzzy)
-                if span is not None:
-                    lo[lay] = span.first + 1
-                    break
-            if span is None and len(quotes) == 1:
-                q = loose_quote(quotes[0])
-                for lay in order:
-                    span = locate_loose(stream(lay), q, lo[lay])
-                    if span is not None:
-                        lo[lay] = span.first + 1
-                        break
-            if span is None:
-                if m.start() == 0:              # ○“X”者 opening a sub-section: surely a lemma
-                    report.warn("ZS-CONV-SUBLEMMA", f"sub-lemma “{'”至“'.join(quotes)}” not found in "
-                                "the 經 or 注 of its group; left as text", _shift(para.pos, m.start()))
-                continue
-            offs = [(m.start("q1"), m.end("q1"))] + ([(m.start("q2"), m.end("q2"))] if m.group("q2") else [])
-            cuts.append((m.start(), SubLemma(offs, span.start, span.end)))
-        if not cuts:
+        cuts: list[tuple[SubQuote, Span]] = []
+        quotes, para.quotes = sub_quotes(para), None     # not needed past here: let it go
+        for sq in quotes:
+            span = _sub_span(para, sq, passes, lo, stream)
+            if span is not None:
+                cuts.append((sq, span))
+            elif sq.at == 0:                    # ○“X”者 opening a sub-section: surely a lemma
+                report.warn("ZS-CONV-SUBLEMMA", f"sub-lemma “{'”至“'.join(sq.text(para))}” not found in "
+                            "the 經 or 注 of its group; left as text", _shift(para.pos, sq.at))
+        if cuts:
+            paras += _split_at(para, cuts)
+        else:
             paras.append(para)
-            continue
-        if cuts[0][0] > 0:
-            paras.append(Para(para.text[:cuts[0][0]], para.pos))
-        for k, (at, sub) in enumerate(cuts):
-            end = cuts[k + 1][0] if k + 1 < len(cuts) else len(para.text)
-            sub.quotes = [(a - at, b - at) for a, b in sub.quotes]
-            paras.append(Para(para.text[at:end], _shift(para.pos, at), sub))
     shu.paras = paras
+
+
+def _sub_span(para: Para, sq: SubQuote, passes, lo: dict[str, int], stream) -> Span | None:
+    """The span a sub-lemma names, searched from the previous sub-lemma of each layer on (exact,
+    then one differing character, then loosely), moving that layer's start past it."""
+    qs = sq.squeezed
+    for lay, fuzzy in passes:
+        span = locate(stream(lay), qs, lo[lay], None, "near", fuzzy)
+        if span is not None:
+            lo[lay] = span.first + 1
+            return span
+    if len(qs) > 1:
+        return None
+    a, b = sq.spans[0]
+    q = loose_quote(para.text[a:b])
+    for lay, _ in passes[:2]:
+        span = locate_loose(stream(lay), q, lo[lay])
+        if span is not None:
+            lo[lay] = span.first + 1
+            return span
+    return None
+
+
+def _split_at(para: Para, cuts: list[tuple[SubQuote, Span]]) -> list[Para]:
+    """The paragraph cut before each sub-lemma; each part from a sub-lemma on points at its span."""
+    out, text = [], para.text
+    if cuts[0][0].at > 0:
+        out.append(Para(text[:cuts[0][0].at], para.pos))
+    ends = [sq.at for sq, _ in cuts[1:]] + [len(text)]
+    for (sq, span), end in zip(cuts, ends):
+        at = sq.at
+        sub = SubLemma([(a - at, b - at) for a, b in sq.spans], span.start, span.end)
+        out.append(Para(text[at:end], _shift(para.pos, at), sub))
+    return out
 
 
 def _shift(pos: Pos, offset: int) -> Pos:

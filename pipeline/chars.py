@@ -47,7 +47,7 @@ def is_pua(ch: str) -> bool:
     return 0xE000 <= cp <= 0xF8FF or 0xF0000 <= cp <= 0x10FFFD
 
 
-def _without(s: str, chars: str) -> str:
+def without(s: str, chars: str) -> str:
     """`s` less every one of `chars`: a str.replace per character the text holds. These are
     few and the texts long, and C loops over the text cost a third of a regex substitution."""
     for ch in chars:
@@ -61,12 +61,12 @@ _LOSSLESS_CHARS = "".join(sorted(WHITESPACE | DELIMITERS))
 
 
 def strip_ws(s: str) -> str:
-    return _without(s, _WS_CHARS)
+    return without(s, _WS_CHARS)
 
 
 def lossless_form(s: str) -> str:
     """The source as the lossless invariant compares it: no whitespace, no pure delimiters."""
-    return _without(s, _LOSSLESS_CHARS)
+    return without(s, _LOSSLESS_CHARS)
 
 
 def normalize(s: str) -> str:

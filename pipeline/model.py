@@ -9,6 +9,7 @@ from __future__ import annotations
 import bisect
 import operator
 from dataclasses import dataclass, field
+from itertools import chain
 from typing import Union
 
 # The layers a piece of text can belong to. The same names are used in TEI @type, in the HTML
@@ -118,6 +119,7 @@ class Para:
     text: str
     pos: Pos
     sub: SubLemma | None = None             # set when the paragraph opens with a sub-lemma
+    quotes: list | None = field(default=None, repr=False)   # cache: anchoring.sub_quotes
 
 
 @dataclass(slots=True, eq=False)
@@ -257,7 +259,7 @@ class Document:
 
 def _gather_blocks(div: Div, out: list) -> None:
     """Append the blocks of `div` to `out`, those of its sections in their place."""
-    if not any(type(b) is Div for b in div.blocks):
+    if Div not in map(type, div.blocks):      # (no Python step per block)
         out.extend(div.blocks)                 # most divs hold no section
         return
     for b in div.blocks:
@@ -307,7 +309,7 @@ def assign_ids(doc: Document) -> None:
             for k, q in enumerate(block.quotes, 1):
                 q.id = f"{block.id}.q{k}"
             # the small notes are numbered across the quotes
-            _number_notes(block.id, (p for q in block.quotes for p in q.parts))
+            _number_notes(block.id, chain.from_iterable(map(_PARTS, block.quotes)))
         elif isinstance(block, Translation):
             tr_n += 1
             block.id = f"t{tr_n}"
@@ -323,7 +325,14 @@ def assign_ids(doc: Document) -> None:
                 sub.id = f"{block.id}.{k}"
 
 
+_PARTS = operator.attrgetter("parts")
+
+
 def _number_notes(prefix: str, parts) -> None:
-    """Ids for the small notes among a block's parts: <block>.n1, .n2 …"""
-    for k, note in enumerate((p for p in parts if isinstance(p, SmallNote)), 1):
-        note.id = f"{prefix}.n{k}"
+    """Ids for the small notes among a block's parts: <block>.n1, .n2 … (most parts are plain
+    text: a loop, not a generator per block)"""
+    k = 0
+    for p in parts:
+        if isinstance(p, SmallNote):
+            k += 1
+            p.id = f"{prefix}.n{k}"

@@ -21,12 +21,10 @@ import re
 from dataclasses import dataclass, field
 
 from . import cues, pieces
-from .chars import Q_CLOSE, Q_OPEN, QUOTE_MARKS
-from .anchoring import Stream, find_all, squeeze
+from .anchoring import Stream, SubQuote, find_all, squeeze, sub_quotes
 from .located import Located
 from .model import JING, MARK, YINYI, ZHU, Piece, Pos, Shu, Unit
 from .report import Report
-from .shu import SubQuotes
 
 J, Z, Y, O = JING, ZHU, YINYI, "o"          # O: a ○ delimiter, dropped from the text
 B = "b"                                     # a bracket delimiter (【 】), dropped from the text
@@ -35,7 +33,6 @@ _DROPPED = (O, B)
 _SENTENCE_END = re.compile(r"[。？！；][”’」』）)]*")
 _TRAILING = set("，。；：？！、”’」』）)")
 _OPENING = set("“‘「『《（(")
-_SUBLEMMA = SubQuotes(Q_OPEN + r"([^" + QUOTE_MARKS + r"]{2,80})" + Q_CLOSE + "者")
 
 # Label confidences by how a boundary was found.
 CONF_DELIMITER, CONF_LEMMA, CONF_LEMMA_FUZZY, CONF_LINE = 1.0, 1.0, 0.8, 0.9
@@ -60,8 +57,15 @@ class Evidence:
             (ev.jing if s.chuwen.layer == JING else ev.zhu).append(s.chuwen.quotes)
             phrases = ev.jing_phrases if s.chuwen.layer == JING else ev.zhu_phrases
             for p in s.paras:
-                phrases += filter(None, (squeeze(m.group(1)) for m in _SUBLEMMA.finditer(p.text)))
+                phrases += [q.squeezed[0] for q in sub_quotes(p) if _is_phrase(q)]
         return ev
+
+
+def _is_phrase(q: SubQuote) -> bool:
+    """A sub-lemma that quotes one phrase (`“X”者`: a single quote has its 者), two characters
+    or more, and not all punctuation."""
+    a, b = q.spans[0]
+    return len(q.spans) == 1 and b - a >= 2 and q.squeezed[0] != ""
 
 
 @dataclass(slots=True)

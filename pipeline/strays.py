@@ -44,6 +44,8 @@ def drop(doc: Document, report: Report) -> None:
 
 
 def _parts(parts: list, pos: Pos, report: Report) -> list:
+    if len(parts) == 1 and type(parts[0]) is str and parts[0] and _DELIM.search(parts[0]) is None:
+        return parts                              # the usual quotation: one clean run of text
     out = []
     for p in parts:
         if isinstance(p, SmallNote):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from itertools import chain
 from operator import attrgetter
 from typing import Callable
 
@@ -265,7 +266,7 @@ class Builder:
         return doc
 
 
-_RESP = attrgetter("resp")
+_RESP, _PARTS = attrgetter("resp"), attrgetter("parts")
 
 
 def _persons(doc: Document) -> list[str]:
@@ -277,7 +278,7 @@ def _persons(doc: Document) -> list[str]:
         elif isinstance(b, Shu):
             used.add(b.resp)
         elif isinstance(b, YishuBlock):
-            for q in b.quotes:
-                used.add(q.resp)
-                used.update(p.resp for p in q.parts if isinstance(p, SmallNote))
+            used.update(map(_RESP, b.quotes))
+            parts = chain.from_iterable(map(_PARTS, b.quotes))
+            used.update(p.resp for p in parts if isinstance(p, SmallNote))
     return sorted(r for r in used if r)

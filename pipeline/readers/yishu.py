@@ -14,6 +14,7 @@ to the original it translates.
 """
 from __future__ import annotations
 
+import functools
 import re
 
 from .. import interleave, smallnotes
@@ -23,6 +24,7 @@ from ..model import (AN, CATEGORIES, JING, Fw, Piece, Pos, Quote, SmallNote, Tra
                      YishuBlock)
 from ..report import Report
 from ..source import Source
+from . import sniffing
 from .common import CHAPTER, Builder, juan_line
 
 NAME = "yishu"
@@ -45,17 +47,46 @@ _WS = "".join(WHITESPACE)
 
 
 def sniff(text: str) -> tuple[float, str]:
-    lines = [l.strip(_WS) for l in text.split("\n") if l.strip()]
-    if not lines:
+    count = len(sniffing.nonblank_lines(text))
+    if not count:
         return 0.0, "empty"
-    cats = sum(1 for l in lines if (m := LINE_LABEL.match(l)) and
-               (ATTRIBUTION.match(l, m.end()) or m.group("an")))
+    t = lines_of(text)
+    cats = sum(1 for n, m in t.labels.items() if m and
+               (ATTRIBUTION.match(t.stripped[n], m.end()) or m.group("an")))
     # a glued label is followed by an attribution, so only lines with its 曰 can hold one
-    glued = sum(len(GLUED.findall(smallnotes.mask(l))) for l in lines if "曰" in l)
+    glued = sum(len(GLUED.findall(t.masked(n))) for n, s in t.stripped.items() if "曰" in s)
     if cats + glued < 2:
         return 0.0, f"{cats + glued} 義疏 categories"
-    return min(1.0, 0.4 + 2 * (cats + glued) / len(lines)), \
-        f"{cats + glued} 義疏 categories (正义, 存疑 …) or 案 in {len(lines)} lines"
+    return min(1.0, 0.4 + 2 * (cats + glued) / count), \
+        f"{cats + glued} 義疏 categories (正义, 存疑 …) or 案 in {count} lines"
+
+
+class Lines:
+    """The non-blank lines of a text by number, as printed and stripped, with what the sniff and
+    the reader both ask of each line: the label it opens with, its text with the small notes
+    blanked (worked out when first asked). detect() sniffs the very text read() reads next, so
+    the last text's lines are kept and the text is split and looked at once."""
+
+    def __init__(self, text: str):
+        self.raw: dict[int, str] = {}
+        self.stripped: dict[int, str] = {}
+        for n, raw in enumerate(text.split("\n"), 1):
+            s = raw.strip(_WS)
+            if s:
+                self.raw[n], self.stripped[n] = raw, s
+        self.labels = {n: LINE_LABEL.match(s) for n, s in self.stripped.items()}
+        self._masked: dict[int, str] = {}
+
+    def masked(self, n: int) -> str:
+        got = self._masked.get(n)
+        if got is None:
+            got = self._masked[n] = smallnotes.mask(self.stripped[n])
+        return got
+
+
+@functools.lru_cache(maxsize=1)
+def lines_of(text: str) -> Lines:
+    return Lines(text)
 
 
 # What HEADER and CATALOGUE open with: a line opening otherwise is neither, without a regex.
@@ -75,18 +106,14 @@ def furniture_kind(s: str) -> str | None:
 
 def read(src: Source, report: Report):
     b = Builder(src, report, NAME, segment=lambda *a: [], continues=lambda *a: False)
-    lines, stripped = {}, {}                    # the non-blank lines, as printed and stripped
-    for n, raw in enumerate(src.text.split("\n"), 1):
-        s = raw.strip(_WS)
-        if s:
-            lines[n], stripped[n] = raw, s
-    p = _Reader(b, report, src.text, lines, stripped)
+    lines = lines_of(src.text)
+    p = _Reader(b, report, src.text, lines)
     b.by_closing = any(CLOSING.match(p.stripped[n]) for n in p.content)
-    for n in lines:                             # in line order
+    for n, raw in lines.raw.items():            # in line order
         if p.layout.is_translation(n):
-            p.translation(n, lines[n])
+            p.translation(n, raw)
         else:
-            p.original(n, lines[n])
+            p.original(n, raw)
     p.report_layout()
     b.work_known = bool(b.work)
     b.declared = dict(p.speakers.unknown)
@@ -98,9 +125,10 @@ class _Reader:
     opening label) is found once, before: the pairing of translations and the look ahead for
     wrapped lines need it too."""
 
-    def __init__(self, b: Builder, report: Report, text: str, lines: dict[int, str],
-                 stripped: dict[int, str]):
-        self.b, self.report, self.lines, self.stripped = b, report, lines, stripped
+    def __init__(self, b: Builder, report: Report, text: str, info: Lines):
+        self.b, self.report, self.info = b, report, info
+        self.lines = lines = info.raw
+        self.stripped = info.stripped
         self.furniture = {n: k for n, s in self.stripped.items() if (k := furniture_kind(s))}
         self.headings = {n for n, s in self.stripped.items()
                          if n not in self.furniture and (juan_line(s) or CHAPTER.match(s))}
@@ -120,7 +148,7 @@ class _Reader:
         self.last_line = 0
         self.copied = {r for r, _, _ in layout.copies}     # translated lines that copy their original
         self.content = content = [n for n in lines if not layout.is_translation(n)]
-        self.labels = {n: LINE_LABEL.match(self.stripped[n]) for n in content}
+        self.labels = info.labels
         self.next_is_comment = {}
         for i, n in enumerate(content):
             nxt = content[i + 1] if i + 1 < len(content) else None
@@ -137,7 +165,7 @@ class _Reader:
             return
         # The line's small notes are blanked once; every cut below falls outside them, so a
         # slice of `masked` is the masked slice of the line.
-        masked = smallnotes.mask(s)
+        masked = self.info.masked(n)
         closing = GLUED_CLOSING.search(masked) if not self.punctuated and "右记" in masked else None
         body, body_masked = (s[:closing.start()], masked[:closing.start()]) if closing else (s, masked)
         label = LINE_LABEL.match(body) if closing else self.labels[n]
@@ -287,13 +315,14 @@ class _Reader:
                 block.quotes[-1].parts += parts
             else:
                 block.quotes.append(Quote("", "", parts, pos))
-        for i, m in enumerate(marks):
-            end = marks[i + 1].start() if i + 1 < len(marks) else len(text)
-            at = Pos(pos.line, pos.col + m.start())
+        line, col = pos.line, pos.col
+        ends = [m.start() for m in marks[1:]] + [len(text)]
+        for m, end in zip(marks, ends):
+            start, after = m.span()
+            at = Pos(line, col + start)
             resp = self.speakers.resolve(m, at)
-            block.quotes.append(Quote(m.group("who"), m.group("verb"),
-                                      self._parts(text[m.end():end], pos.line, pos.col + m.end()),
-                                      at, resp=resp))
+            who, verb = m.group("who", "verb")
+            block.quotes.append(Quote(who, verb, self._parts(text[after:end], line, col + after), at, resp))
 
     @staticmethod
     def _parts(text: str, line: int, col: int) -> list:
