@@ -77,7 +77,34 @@ def _shared(a: tuple[int, Counter], b: tuple[int, Counter]) -> float:
         ca, cb = cb, ca
     # the size of the multiset intersection, by C-level maps (no Python step per character)
     common = sum(map(min, ca.values(), map(cb.get, ca, repeat(0))))
+    return _ratio(common, na, nb)
+
+
+def _ratio(common: int, na: int, nb: int) -> float:
+    """The likeness of two lines of na and nb characters (both some) that share `common`."""
     return 2 * common / (na + nb)
+
+
+def _unary_codes(counts: list[Counter]) -> list[int]:
+    """Character counts as integers in which each character has a field of its own, as wide as
+    its largest count, holding the count in unary (k ones): the AND of two codes holds in each
+    field the smaller count, so the shared characters of two lines are its set bits."""
+    width: dict[str, int] = {}
+    for c in counts:
+        for ch, k in c.items():
+            if k > width.get(ch, 0):
+                width[ch] = k
+    offset, at = {}, 0
+    for ch, w in width.items():
+        offset[ch] = at
+        at += w
+    codes = []
+    for c in counts:
+        code = 0
+        for ch, k in c.items():
+            code |= ((1 << k) - 1) << offset[ch]
+        codes.append(code)
+    return codes
 
 
 class _Likeness:
@@ -99,6 +126,22 @@ class _Likeness:
         if got is None:
             got = self._pairs[i, j] = _shared(self.letters(i), self.letters(j))
         return got
+
+    def matrix(self, rows: list[int], cols: list[int]) -> list[list[float]]:
+        """[[self(i, j) for j in cols] for i in rows], all at once (a mismatched run's every
+        original against every translation): a pair is then one AND and a bit count of the
+        lines' unary codes instead of a map over one line's characters."""
+        letters = [self.letters(i) for i in rows] + [self.letters(j) for j in cols]
+        codes = _unary_codes([c for _, c in letters])
+        row_codes, col_codes = codes[:len(rows)], codes[len(rows):]
+        out = []
+        for i, a, (na, _) in zip(rows, row_codes, letters):
+            row = []
+            for j, b, (nb, _) in zip(cols, col_codes, letters[len(rows):]):
+                got = self._pairs[i, j] = _ratio((a & b).bit_count(), na, nb) if na and nb else 0.0
+                row.append(got)
+            out.append(row)
+        return out
 
     def body(self, i: int) -> str:
         """Line i without punctuation."""
@@ -207,7 +250,7 @@ def _pair(alike: _Likeness, originals: list[int], translations: list[int]):
         return list(zip(translations, originals))
     n, m = len(originals), len(translations)
     # the cheap bound (shared characters) is enough to align lines
-    sim = [[alike(o, r) for r in translations] for o in originals]
+    sim = alike.matrix(originals, translations)
     # best[i][j]: best score pairing the first i originals with the first j translations
     neg = float("-inf")
     best = [[neg] * (m + 1) for _ in range(n + 1)]

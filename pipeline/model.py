@@ -59,7 +59,8 @@ class Piece:
     layer: str
     text: str
     pos: Pos
-    tokens: list[Token] | None = None      # structured content (音義); None means plain text
+    tokens: list[Token] | None = None      # structured content (音義), concatenating to `text`;
+                                           # None means plain text
     resp: str | None = None                # person id of the commentator
     target: "Piece | None" = None          # the piece a note comments on
     anchors: list[Anchor] = field(default_factory=list)
@@ -154,7 +155,7 @@ class SmallNote:
     text: str
     pos: Pos
     resp: str | None = None
-    tokens: list[Token] | None = None
+    tokens: list[Token] | None = None      # a sound gloss's, concatenating to `text`
     id: str = ""
 
 
@@ -289,27 +290,24 @@ def assign_ids(doc: Document) -> None:
         if isinstance(block, Unit):
             u += 1
             shu_n = 0
-            block.id = f"u{u}"
+            block.id = uid = f"u{u}"
             counts: dict[str, int] = {}
             anchor_n = 0
             for p in block.pieces:
-                if isinstance(p, SmallNote):
-                    counts["n"] = counts.get("n", 0) + 1
-                    p.id = f"u{u}.n{counts['n']}"
-                    continue
-                letter = _PIECE_LETTER[p.layer]
-                counts[letter] = counts.get(letter, 0) + 1
-                p.id = f"u{u}.{letter}{counts[letter]}"
-                for a in p.anchors:
-                    anchor_n += 1
-                    a.id = f"u{u}.a{anchor_n}"
+                letter = "n" if isinstance(p, SmallNote) else _PIECE_LETTER[p.layer]
+                k = counts[letter] = counts.get(letter, 0) + 1
+                p.id = f"{uid}.{letter}{k}"
+                if letter != "n":
+                    for a in p.anchors:
+                        anchor_n += 1
+                        a.id = f"{uid}.a{anchor_n}"
         elif isinstance(block, YishuBlock):
             shu_n += 1
-            block.id = f"u{u}.c{shu_n}"
+            block.id = bid = f"u{u}.c{shu_n}"
             for k, q in enumerate(block.quotes, 1):
-                q.id = f"{block.id}.q{k}"
+                q.id = f"{bid}.q{k}"
             # the small notes are numbered across the quotes
-            _number_notes(block.id, chain.from_iterable(map(_PARTS, block.quotes)))
+            _number_notes(bid, chain.from_iterable(map(_PARTS, block.quotes)))
         elif isinstance(block, Translation):
             tr_n += 1
             block.id = f"t{tr_n}"

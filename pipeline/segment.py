@@ -327,6 +327,9 @@ def _line_starts(g: _Group, segs: list[_Seg]) -> None:
 _TRANS = {(J, J): 0, (J, Z): -2.5, (J, Y): -3, (Z, Z): 0, (Z, Y): 0, (Z, J): -2,
           (Y, Y): 0, (Y, J): 0, (Y, Z): -4}
 _BASE = {J: 0.0, Z: 0.0, Y: -8.0}
+# _TRANS by the label moved into, then the label left: _INTO[lab][p] == _TRANS[p, lab] (the
+# Viterbi step looks up nine a sentence; a pair key is a tuple built and hashed each time)
+_INTO = {lab: {p: t for (p, to), t in _TRANS.items() if to == lab} for lab in (J, Z, Y)}
 
 
 def _label_rest(g: _Group, ev: Evidence, segs: list[_Seg], free: tuple[str, ...]) -> None:
@@ -362,14 +365,16 @@ def _viterbi(g: _Group, ev: Evidence, line: list[_Seg], free: tuple[str, ...]) -
         em = _emission(ev, text, jing_before)
         col = {}
         for lab in ((seg.label,) if seg.label is not None else free):
+            e = em[lab]
             if prev is None:
-                col[lab] = (em[lab], None)
+                col[lab] = (e, None)
                 continue
             # The best way into `lab`; the first of equal scores wins. (Inline: this runs
             # nine times a sentence, and a call per step cost a tenth of the labelling.)
+            into = _INTO[lab]
             top, top_prev = None, None
             for p, (score, _) in prev.items():
-                s = score + _TRANS[p, lab] + em[lab]
+                s = score + into[p] + e
                 if top is None or s > top:
                     top, top_prev = s, p
             col[lab] = (top, top_prev)

@@ -78,7 +78,8 @@ def read_source(path: str, encoding: str | None = None) -> Source:
 def source_from_bytes(data: bytes, name: str, encoding: str | None = None,
                       meta: dict | None = None) -> Source:
     text = decode(data, name, encoding)
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if "\r" in text:                          # (most files have none: no copies then)
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
     m = _CONTROL.search(text)
     if m:
         bad = m.start()

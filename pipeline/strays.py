@@ -31,7 +31,8 @@ def drop(doc: Document, report: Report) -> None:
                     _para(para, report)
             if b.chuwen is not None:
                 for t in b.chuwen.tokens:
-                    t.text = _clean(t.text, b.chuwen.pos, report)[0]
+                    if stray(t.text) is not None:
+                        t.text = _clean(t.text, b.chuwen.pos, report)[0]
         elif isinstance(b, YishuBlock):
             if stray(b.label) is not None:
                 b.label = _clean(b.label, b.pos, report)[0]

@@ -166,8 +166,10 @@ class _Writer:
             pos = a.offset
         out.append(text(s[pos:]))
 
-    def put_tokens(self, tokens: list[Token]) -> None:
-        out, text = self.out, self.text
+    def put_tokens(self, tokens: list[Token], whole: str | None = None) -> None:
+        """`whole`, when given, is the text the tokens concatenate to (a gloss's, a small
+        note's): checked once for what needs escaping or a <g>, not token by token."""
+        out, text = self.out, (self.text if whole is None else self._slicer(whole))
         for t in tokens:
             if t.kind == "text":
                 out.append(text(t.text))
@@ -191,7 +193,7 @@ class _Writer:
         resp = f' resp="#{n.resp}"' if n.resp else ""
         self.out.append(f'<note type="{n.kind}"{sub} place="inline" xml:id="{n.id}"{resp}>')
         if n.tokens is not None:
-            self.put_tokens(n.tokens)
+            self.put_tokens(n.tokens, n.text)
         else:
             self.put(n.text)
         self.out.append("</note>")
@@ -215,12 +217,17 @@ class _Writer:
             resp = f' resp="#{q.resp}"' if q.resp else ""
             if q.who:                       # a placeholder in a name is still a <g>
                 ref = f' ref="#{q.resp}"' if q.resp else ""
-                out.append(f'<p xml:id="{q.id}"{resp}><persName{ref}>{self.text(q.who)}</persName>'
-                           f'{self.text(q.verb)}')
+                head = (f'<p xml:id="{q.id}"{resp}><persName{ref}>{self.text(q.who)}</persName>'
+                        f'{self.text(q.verb)}')
             else:
-                out.append(f'<p xml:id="{q.id}"{resp}>{self.text(q.verb)}')
-            self.parts(q.parts)
-            out.append("</p>")
+                head = f'<p xml:id="{q.id}"{resp}>{self.text(q.verb)}'
+            parts = q.parts
+            if len(parts) == 1 and type(parts[0]) is str:      # most quotations: one run of text
+                out.append(f"{head}{self.text(parts[0])}</p>")
+            else:
+                out.append(head)
+                self.parts(parts)
+                out.append("</p>")
         out.append("</note>\n")
 
     def translation(self, t: Translation) -> None:
@@ -251,7 +258,7 @@ class _Writer:
             return
         self.out.append(head)
         if p.tokens is not None:
-            self.put_tokens(p.tokens)
+            self.put_tokens(p.tokens, p.text)
         else:
             self.put_anchored(p)
         self.out.append("</note>")

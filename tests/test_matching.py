@@ -148,7 +148,8 @@ def test_sniff_helpers_count_as_the_plain_scans():
     cjk = re.compile(r"[\u4e00-\u9fff]+")
     rnd = random.Random(10)
     for _ in range(3000):
-        t = "".join(rnd.choice(["之", "也", "，", "。（", "(注", "）", "\n", " ", "ab"])
+        t = "".join(rnd.choice(["之", "也", "，", "。（", "(注", "）", "\n", " ", "ab", "\u4dff",
+                                "\u4e00", "\u9fff", "\ua000", "\U00020000", "\ud800", "\u4e4e"])
                     for _ in range(rnd.randint(0, 40)))
         lines = [l.strip() for l in t.split("\n") if l.strip()]
         assert sniffing.nonblank_lines(t) == tuple(lines)
@@ -174,6 +175,10 @@ def test_likeness_thresholds_and_means_agree_with_the_exact_values():
         pairs = [(rnd.randrange(60), rnd.randrange(60)) for _ in range(rnd.randint(1, 5))]
         mean = sum(similarity(lines[o], lines[r]) for r, o in pairs) / len(pairs)
         assert alike.mean_reaching(pairs, 0.5) == (mean if mean >= 0.5 else None)
+    for _ in range(300):
+        rows, cols = (rnd.sample(range(60), rnd.randint(0, 8)) for _ in range(2))
+        assert _Likeness(lines).matrix(rows, cols) == [[similarity(lines[i], lines[j]) for j in cols]
+                                                       for i in rows]
 
 
 def test_shu_lines_are_counted_as_the_multiline_pattern():

@@ -3,7 +3,9 @@
 squeeze skips the substitution for a text of letters only, and removes the punctuation of a long
 one by str.replace; the 疏 paragraphs are scanned for
 sub-lemma quotes once, and the segmenter's 經 / 注 phrases are read off that scan; the 義疏
-sniff counts its labels over the lines the reader reads.
+sniff counts its labels over the lines the reader reads, and the reader cuts at the glued labels
+the sniff found; the persons of the 義疏 quotations are gathered by C-level maps; the Viterbi
+step reads a table by label.
 """
 import random
 import re
@@ -12,10 +14,12 @@ from pipeline import smallnotes
 from pipeline.anchoring import _SKIP, _SKIP_RUN, _SUB, squeeze, sub_quotes
 from pipeline.attribution import ATTRIBUTION
 from pipeline.chars import Q_CLOSE, Q_OPEN, QUOTE_MARKS
-from pipeline.model import Para, Pos, SmallNote
+from pipeline.model import (JING, XIAOZHU, Div, Document, Meta, Para, Piece, Pos, Quote, Shu,
+                            SmallNote, Unit, YishuBlock)
 from pipeline.readers import sniffing, yishu
+from pipeline.readers.common import _persons
 from pipeline.report import Report
-from pipeline.segment import _is_phrase
+from pipeline.segment import _INTO, _TRANS, _is_phrase
 from pipeline.shu import SubQuotes
 from pipeline.strays import _parts
 
@@ -91,3 +95,53 @@ def _parts_plain(parts, pos, report):
 def test_stray_parts_short_cut():
     for t in random_texts(24, "甲（）○【", 6):
         assert _parts([t], Pos(1, 1), Report("x")) == _parts_plain([t], Pos(1, 1), Report("x")), t
+
+
+def _persons_plain(doc) -> list[str]:
+    """readers.common._persons as it was: a test per part of every quotation."""
+    used = set()
+    for b in doc.blocks():
+        if isinstance(b, Unit):
+            used.update(p.resp for p in b.pieces)
+        elif isinstance(b, Shu):
+            used.add(b.resp)
+        elif isinstance(b, YishuBlock):
+            for q in b.quotes:
+                used.add(q.resp)
+                used.update(p.resp for p in q.parts if isinstance(p, SmallNote))
+    return sorted(r for r in used if r)
+
+
+def test_persons_read_off_the_parts_as_testing_each():
+    rnd = random.Random(26)
+    resps = [None, "", "zhengxuan", "jiagongyan", "aojigong", "zs.甲乙"]
+    for _ in range(2000):
+        blocks = []
+        for _ in range(rnd.randrange(5)):
+            quotes = [Quote("", "", [rnd.choice(["甲", "", SmallNote(XIAOZHU, "乙", Pos(1, 1),
+                                                                   resp=rnd.choice(resps))])
+                                     for _ in range(rnd.randrange(4))], Pos(1, 1), rnd.choice(resps))
+                      for _ in range(rnd.randrange(4))]
+            piece = Piece(JING, "甲", Pos(1, 1), resp=rnd.choice(resps))
+            blocks.append(rnd.choice([YishuBlock("zhengyi", "", quotes, Pos(1, 1)), Unit([piece], Pos(1, 1))]))
+        doc = Document(Meta("x.txt", "0" * 64, "yishu"), [Div("juan", None, blocks=blocks)])
+        assert _persons(doc) == _persons_plain(doc)
+
+
+def test_viterbi_steps_read_the_transition_table():
+    assert {(p, lab): t for lab, row in _INTO.items() for p, t in row.items()} == _TRANS
+
+
+def test_glued_labels_of_a_line_found_once_as_in_any_part_of_it():
+    rnd = random.Random(27)
+    pieces = ["正义", "案", "郑氏康成曰", "〈音境〉", "存疑", "甲", "曰", "通论", "敖氏继公曰", "\n"]
+    for _ in range(1000):
+        text = "".join(rnd.choice(pieces) for _ in range(rnd.randint(0, 30)))
+        lines = yishu.Lines(text)
+        reader = yishu._Reader.__new__(yishu._Reader)
+        reader.info = lines
+        for n in lines.stripped:
+            masked = lines.masked(n)
+            for part in (masked, masked[1:], masked[:-1]):
+                assert [m.span() for m in reader._glued_in(n, part)] == \
+                       [m.span() for m in yishu.GLUED.finditer(part)]

@@ -26,3 +26,10 @@ def test_split_respects_quotes():
     items = split_glosses(run)
     assert [g for _, g in items] == ["道，音导，下文注“道之”、“道宾”、“道王”同。", "好，呼报反，注下皆同。", "恶"]
     assert all(run[o:o + len(g)] == g for o, g in items)
+
+
+def test_tokens_concatenate_to_any_gloss():
+    # the TEI writer checks a gloss for escapes once, on its whole text, because of this
+    from test_matching import random_texts
+    for gloss in random_texts(31, "闽亡巾反又音文如字徐，。<&“”下同", 16, 5000):
+        assert "".join(t.text for t in tokenize(gloss)) == gloss, gloss

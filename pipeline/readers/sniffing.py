@@ -9,8 +9,8 @@ import re
 # A 經 sentence followed by a parenthesised note: the mark of the paren layout, which tells it
 # from the runon one.
 PAREN_NOTE = re.compile(r"[。，；：、][（(][^）)]{2,}")
-_CJK_RUN = re.compile(r"[\u4e00-\u9fff]+")
-_BLOCK = 1 << 16                            # characters counted at a time by mostly_cjk
+# The high bytes of UTF-16 code units that are not U+4E00–U+9FFF, deleted by mostly_cjk.
+_NOT_URO_HIGH = bytes(b for b in range(256) if not 0x4E <= b <= 0x9F)
 
 
 @functools.lru_cache(maxsize=1)
@@ -27,15 +27,9 @@ def lines_with_paren_note(text: str) -> int:
 
 
 def mostly_cjk(text: str) -> bool:
-    """Are more than half of the characters CJK ideographs (U+4E00–U+9FFF)? Counted a block at a
-    time, stopping once the rest of the text cannot change the answer."""
-    need = max(1, len(text))                # twice the count must exceed this
-    count = 0
-    for start in range(0, len(text), _BLOCK):
-        block = text[start:start + _BLOCK]
-        count += len(block) - len(_CJK_RUN.sub("", block))
-        if 2 * count > need:
-            return True
-        if 2 * (count + len(text) - start - len(block)) <= need:
-            return False
-    return 2 * count > need
+    """Are more than half of the characters CJK ideographs (U+4E00–U+9FFF)? In UTF-16 those are
+    exactly the code units whose high byte lies in 0x4E–0x9F (a character beyond the BMP is two
+    surrogates, D8–DF), so the count is one encode, a slice and a deletion, all in C: a regex
+    over the text costs several times as much."""
+    high = text.encode("utf-16-le", "surrogatepass")[1::2]
+    return 2 * len(high.translate(None, _NOT_URO_HIGH)) > max(1, len(text))

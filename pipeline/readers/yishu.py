@@ -54,7 +54,7 @@ def sniff(text: str) -> tuple[float, str]:
     cats = sum(1 for n, m in t.labels.items() if m and
                (ATTRIBUTION.match(t.stripped[n], m.end()) or m.group("an")))
     # a glued label is followed by an attribution, so only lines with its 曰 can hold one
-    glued = sum(len(GLUED.findall(t.masked(n))) for n, s in t.stripped.items() if "曰" in s)
+    glued = sum(len(t.glued(n)) for n, s in t.stripped.items() if "曰" in s)
     if cats + glued < 2:
         return 0.0, f"{cats + glued} 義疏 categories"
     return min(1.0, 0.4 + 2 * (cats + glued) / count), \
@@ -64,8 +64,9 @@ def sniff(text: str) -> tuple[float, str]:
 class Lines:
     """The non-blank lines of a text by number, as printed and stripped, with what the sniff and
     the reader both ask of each line: the label it opens with, its text with the small notes
-    blanked (worked out when first asked). detect() sniffs the very text read() reads next, so
-    the last text's lines are kept and the text is split and looked at once."""
+    blanked and the glued labels in it (worked out when first asked). detect() sniffs the very
+    text read() reads next, so the last text's lines are kept and the text is split and looked
+    at once."""
 
     def __init__(self, text: str):
         self.raw: dict[int, str] = {}
@@ -76,11 +77,19 @@ class Lines:
                 self.raw[n], self.stripped[n] = raw, s
         self.labels = {n: LINE_LABEL.match(s) for n, s in self.stripped.items()}
         self._masked: dict[int, str] = {}
+        self._glued: dict[int, tuple[re.Match, ...]] = {}
 
     def masked(self, n: int) -> str:
         got = self._masked.get(n)
         if got is None:
             got = self._masked[n] = smallnotes.mask(self.stripped[n])
+        return got
+
+    def glued(self, n: int) -> tuple[re.Match, ...]:
+        """GLUED's matches in masked(n): the sniff counts them, the reader cuts at them."""
+        got = self._glued.get(n)
+        if got is None:
+            got = self._glued[n] = _glued_all(self.masked(n))
         return got
 
 
@@ -220,16 +229,26 @@ class _Reader:
             return False
         if len(s) <= 2:                            # no 經 sentence is that short
             return True
-        attr, label = next(attributions(masked), None), _glued(masked)
+        attr, label = next(attributions(masked), None), self._first_glued(n, masked)
         if attr and (label is None or attr.start() < label.start()):
             return True
         if self.punctuated:                        # the line before stops mid-sentence
             return len(self.last_text) > 2 and self.last_text[-1] not in _FINAL
         return not self.next_is_comment.get(n, False) and "〈" not in s
 
+    def _glued_in(self, n: int, masked: str) -> tuple[re.Match, ...]:
+        """GLUED's matches in `masked`, a part of line n's masked text: when it is the whole of
+        it (the very string Lines keeps), those the sniff found already."""
+        return self.info.glued(n) if masked is self.info.masked(n) else _glued_all(masked)
+
+    def _first_glued(self, n: int, masked: str) -> re.Match | None:
+        """The first glued label of `masked`."""
+        found = self._glued_in(n, masked)
+        return found[0] if found else None
+
     # -- building blocks ---------------------------------------------------------------------------
     def _jing(self, n: int, s: str, masked: str, pos: Pos) -> None:
-        glued = _glued(masked)
+        glued = self._first_glued(n, masked)
         jing = s[:glued.start()] if glued else s
         pieces = []
         for off, part in smallnotes.split(jing, pos):
@@ -277,9 +296,8 @@ class _Reader:
         cuts = []
         if label:
             cuts.append((0, label.group(0), AN if label.group("an") else CATEGORIES[label.group("label")]))
-        if "曰" in masked:
-            cuts += [(g.start(), g.group(0), CATEGORIES[g.group("label")])
-                     for g in GLUED.finditer(masked) if g.start() > 0]
+        cuts += [(g.start(), g.group(0), CATEGORIES[g.group("label")])
+                 for g in self._glued_in(n, masked) if g.start() > 0]
         if self.punctuated and ("案" in masked or "按" in masked):
             an = [(g.start(), g.group(0), AN) for g in GLUED_AN.finditer(masked) if g.start() > 0]
             if an:
@@ -380,10 +398,10 @@ class _Reader:
                              "edge; linked to it with @prev", Pos(n, 1))
 
 
-def _glued(masked: str) -> re.Match | None:
-    """The first glued label of a line's masked text: looked for only where there is a 曰,
-    which the attribution after the label needs."""
-    return GLUED.search(masked) if "曰" in masked else None
+def _glued_all(masked: str) -> tuple[re.Match, ...]:
+    """GLUED's matches in a masked text, looked for only where there is a 曰, which the
+    attribution after a label needs."""
+    return tuple(GLUED.finditer(masked)) if "曰" in masked else ()
 
 
 _QUOTE_MARK = re.compile(r"[「“」”]")
