@@ -335,28 +335,37 @@ class _BitPattern:
     bit i of the vectors holds the change in distance from row i to row i + 1 of the usual
     table, so each character of t costs a dozen integer operations instead of a row of cells.
     """
-    __slots__ = ("n", "wild", "positions")
+    __slots__ = ("n", "wild", "eq")
 
     def __init__(self, q: str):
         self.n = len(q)
         self.wild = 0                          # the positions of q that are placeholders
-        self.positions: dict[str, int] = {}   # each other character's positions in q
+        positions: dict[str, int] = {}         # each other character's positions in q
         for i, c in enumerate(q):
             if c in PLACEHOLDERS:
                 self.wild |= 1 << i
             else:
-                self.positions[c] = self.positions.get(c, 0) | (1 << i)
+                positions[c] = positions.get(c, 0) | (1 << i)
+        # where each character of a text matches q, placeholders included: one look-up a
+        # character (a character q lacks matches at q's placeholders only)
+        self.eq = {c: m | self.wild for c, m in positions.items()}
+        self.eq.update(dict.fromkeys(PLACEHOLDERS, (1 << self.n) - 1))
 
     def distances(self, t: str, cap: int) -> list[int]:
-        n, wild, positions, over = self.n, self.wild, self.positions, cap + 1
+        n, wild, eqs, over = self.n, self.wild, self.eq, cap + 1
         mask, high = (1 << n) - 1, 1 << (n - 1)
         pv, mv, score = mask, 0, n             # column 0: the distance grows by one each row
         out = [n if n <= cap else over]
-        for c in t:
-            eq = mask if c in PLACEHOLDERS else positions.get(c, 0) | wild
+        # The distance drops by at most one a column: once score - (columns left) > cap, every
+        # later one is over cap too (a window that does not hold the quote: most of those a
+        # loose search tries), and the rest need not be computed.
+        left = cap + len(t)                    # score + j > left: column j and the rest are over
+        for j, c in enumerate(t, 1):
+            eq = eqs.get(c, wild)
             xv = eq | mv
             xh = (((eq & pv) + pv) ^ pv) | eq
-            ph = mv | (~(xh | pv) & mask)
+            # x ^ mask for ~x & mask: the carry bit n it may keep is shifted out below
+            ph = mv | ((xh | pv) ^ mask)
             mh = pv & xh
             if ph & high:
                 score += 1
@@ -364,8 +373,11 @@ class _BitPattern:
                 score -= 1
             ph = ((ph << 1) | 1) & mask        # row 0 grows by one each column: shift in a 1
             mh = (mh << 1) & mask
-            pv = mh | (~(xv | ph) & mask)
+            pv = mh | ((xv | ph) ^ mask)
             mv = ph & xv
+            if score + j > left:
+                out += [over] * (len(t) - j + 1)
+                break
             out.append(score if score <= cap else over)
         return out
 

@@ -37,7 +37,10 @@ def drop(doc: Document, report: Report) -> None:
             if stray(b.label) is not None:
                 b.label = _clean(b.label, b.pos, report)[0]
             for q in b.quotes:
-                q.parts = _parts(q.parts, q.pos, report)
+                parts = q.parts        # the usual quotation, one clean run of text, tested here
+                if len(parts) != 1 or type(parts[0]) is not str or not parts[0] or \
+                        stray(parts[0]) is not None:
+                    q.parts = _parts(parts, q.pos, report)
         elif isinstance(b, Translation):
             b.parts = _parts(b.parts, b.pos, report)
         elif isinstance(b, Fw):

@@ -215,20 +215,26 @@ class _Writer:
             out.append(f'<label type="category">{self.text(b.label)}</label>')
         for q in b.quotes:
             resp = f' resp="#{q.resp}"' if q.resp else ""
-            if q.who:                       # a placeholder in a name is still a <g>
-                ref = f' ref="#{q.resp}"' if q.resp else ""
-                head = (f'<p xml:id="{q.id}"{resp}><persName{ref}>{self.text(q.who)}</persName>'
-                        f'{self.text(q.verb)}')
-            else:
-                head = f'<p xml:id="{q.id}"{resp}>{self.text(q.verb)}'
             parts = q.parts
             if len(parts) == 1 and type(parts[0]) is str:      # most quotations: one run of text
-                out.append(f"{head}{self.text(parts[0])}</p>")
+                # name, verb and text checked for escapes and <g> at once: they rarely need any
+                if _ATTENTION.search(q.who + q.verb + parts[0]) is None:
+                    out.append(self._quote_head(q, resp, str) + parts[0] + "</p>")
+                else:
+                    out.append(self._quote_head(q, resp, self.text) + self.text(parts[0]) + "</p>")
             else:
-                out.append(head)
+                out.append(self._quote_head(q, resp, self.text))
                 self.parts(parts)
                 out.append("</p>")
         out.append("</note>\n")
+
+    @staticmethod
+    def _quote_head(q, resp: str, text) -> str:
+        """A quotation's <p> start tag, name and verb; `text` writes the name and the verb."""
+        if q.who:                           # a placeholder in a name is still a <g>
+            ref = f' ref="#{q.resp}"' if q.resp else ""
+            return f'<p xml:id="{q.id}"{resp}><persName{ref}>{text(q.who)}</persName>{text(q.verb)}'
+        return f'<p xml:id="{q.id}"{resp}>{text(q.verb)}'
 
     def translation(self, t: Translation) -> None:
         self.translation_langs.add(t.lang)

@@ -60,6 +60,18 @@ def test_prefix_distances_on_long_quotes():
         assert edit_distance(q, t, cap) == min(_banded_distances(q, t, cap)[len(t)], cap + 1)
 
 
+def test_prefix_distances_stop_early_as_the_table():
+    """A window far from the quote stops once the rest must be over cap: the same list."""
+    rnd = random.Random(3)
+    for _ in range(3000):
+        q = "".join(rnd.choice(ALPHABET) for _ in range(rnd.randint(6, 40)))
+        t = "".join(rnd.choice(ALPHABET) for _ in range(rnd.randint(0, 50)))
+        if rnd.random() < 0.3:
+            t = t[:rnd.randint(0, 4)] + q[:rnd.randint(0, len(q))] + t
+        cap = max(1, len(q) // 8)
+        assert prefix_distances(q, t, cap) == _banded_distances(q, t, cap), (q, t, cap)
+
+
 def _find_all_plain(hay: str, quote: str, lo: int, allowed: int) -> list[tuple[int, int]]:
     """Every window with at most `allowed` differing characters (no placeholders anywhere)."""
     n = len(quote)

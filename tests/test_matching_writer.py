@@ -6,7 +6,8 @@ and undoes its escapes in one pass; the 義疏 reader looks for glued labels onl
 or 案 is, splits plain runs without the small-note splitter, finds furniture by its first
 character and resolves each printed name once; detection stops at a reader that scores 1; the
 translation pairing counts modern words only until there are enough; the id pass numbers a
-block's small notes quote by quote; a piece's anchors are mostly appended, not searched for.
+block's small notes quote by quote; a piece's anchors are mostly appended, not searched for;
+a one-run quotation's name, verb and text are checked for escapes at once.
 These tests hold them to the straightforward definitions on random inputs.
 """
 import random
@@ -157,6 +158,30 @@ def test_yishu_blocks_written_in_one_string_read_back_as_the_model():
                 (name is None and not q.who)
             assert _text_of(p) == q.who + q.verb + "".join(x if isinstance(x, str) else x.text
                                                            for x in q.parts)
+
+
+def _one_run_plain(w: _Writer, q: Quote) -> str:
+    """A one-run quotation as the writer wrote it before: name, verb and text each by text()."""
+    resp = f' resp="#{q.resp}"' if q.resp else ""
+    if q.who:
+        ref = f' ref="#{q.resp}"' if q.resp else ""
+        head = f'<p xml:id="{q.id}"{resp}><persName{ref}>{w.text(q.who)}</persName>{w.text(q.verb)}'
+    else:
+        head = f'<p xml:id="{q.id}"{resp}>{w.text(q.verb)}'
+    return f"{head}{w.text(q.parts[0])}</p>"
+
+
+def test_one_run_quotation_checked_once_as_piece_by_piece():
+    rnd = random.Random(14)
+    fast, plain = _writer(), _writer()
+    for k in range(5000):
+        who = rnd.choice(("", "郑氏康成", "?氏", _random_text(rnd, 4)))
+        q = Quote(who, rnd.choice(("曰", "&", "")) if who else "", [_random_text(rnd) or "之"],
+                  Pos(1, 1), resp=rnd.choice((None, "zhengxuan")), id=f"c{k}.q1")
+        fast.out = []
+        fast.yishu(YishuBlock("zhengyi", "", [q], Pos(1, 1), id=f"c{k}"))
+        assert fast.out[1] == _one_run_plain(plain, q)
+    assert list(fast.glyphs.items()) == list(plain.glyphs.items())
 
 
 def test_label_search_only_where_it_can_match():

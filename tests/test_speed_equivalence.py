@@ -5,7 +5,7 @@ one by str.replace; the 疏 paragraphs are scanned for
 sub-lemma quotes once, and the segmenter's 經 / 注 phrases are read off that scan; the 義疏
 sniff counts its labels over the lines the reader reads, and the reader cuts at the glued labels
 the sniff found; the persons of the 義疏 quotations are gathered by C-level maps; the Viterbi
-step reads a table by label.
+step reads a table by label; the stray-delimiter pass tests a one-run quotation in its loop.
 """
 import random
 import re
@@ -21,7 +21,7 @@ from pipeline.readers.common import _persons
 from pipeline.report import Report
 from pipeline.segment import _INTO, _TRANS, _is_phrase
 from pipeline.shu import SubQuotes
-from pipeline.strays import _parts
+from pipeline.strays import _parts, drop
 
 from test_matching import random_texts
 
@@ -95,6 +95,20 @@ def _parts_plain(parts, pos, report):
 def test_stray_parts_short_cut():
     for t in random_texts(24, "甲（）○【", 6):
         assert _parts([t], Pos(1, 1), Report("x")) == _parts_plain([t], Pos(1, 1), Report("x")), t
+
+
+def test_stray_quotations_tested_in_the_loop_as_by_parts():
+    """strays.drop tests a one-run quotation itself and hands the others to _parts."""
+    rnd = random.Random(27)
+    texts = random_texts(28, "甲（）○【", 4, 3000)
+    for k in range(0, len(texts), 3):
+        partss = [[t] for t in texts[k:k + 2]] + \
+                 [[texts[k + 2], SmallNote(XIAOZHU, "乙", Pos(1, 1))] if rnd.random() < 0.5 else []]
+        quotes = [Quote("", "", list(parts), Pos(1, 1)) for parts in partss]
+        doc = Document(Meta("x.txt", "0" * 64, "yishu"),
+                       [Div("juan", None, blocks=[YishuBlock("zhengyi", "", quotes, Pos(1, 1))])])
+        drop(doc, Report("x"))
+        assert [q.parts for q in quotes] == [_parts_plain(p, Pos(1, 1), None) for p in partss]
 
 
 def _persons_plain(doc) -> list[str]:
