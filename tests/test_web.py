@@ -85,7 +85,12 @@ def test_each_layer_toggle_hides_and_shows_it(site, page, tei):
 
 def test_toggles_persist_across_pages(site, page):
     page.goto(url(site, TEIS[4]))                # 004: 注 everywhere
-    page.locator('[data-toggle-layer="zhu"]').click()
+    toggle = page.locator('[data-toggle-layer="zhu"]')
+    toggle.click()
+    sync_api.expect(toggle).to_have_attribute("aria-pressed", "false")
+    # Chromium hands a localStorage write to the browser process asynchronously; leaving the
+    # page in the same millisecond (as no reader does) could load the next one before it lands
+    page.wait_for_timeout(200)
     page.goto(url(site, TEIS[2]))                # 002, another page of the site
     assert page.evaluate(SHOWN, '[data-layer="zhu"]') == 0
     assert page.locator('[data-toggle-layer="zhu"]').get_attribute("aria-pressed") == "false"
