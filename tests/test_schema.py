@@ -480,16 +480,6 @@ def writer_document() -> etree._Element:
     return etree.fromstring(tei.serialize(tei.to_tei(doc)))
 
 
-def test_writer_output_is_valid(schema):
-    root = writer_document()
-    assert schema.validate(root), errors(schema)
-
-
-def test_writer_output_is_valid_tei_all(tei_all):
-    root = writer_document()
-    assert tei_all.validate(root), errors(tei_all)
-
-
 # -- the 義疏 layout: 義疏 and 案 blocks, small notes, translations, furniture, closings -----------
 
 YISHU_DOC = """<?xml version="1.0" encoding="UTF-8"?>
@@ -844,11 +834,16 @@ def writer_yishu_document() -> etree._Element:
     return etree.fromstring(tei.serialize(tei.to_tei(doc)))
 
 
-def test_writer_yishu_output_is_valid(schema):
-    root = writer_yishu_document()
-    assert schema.validate(root), errors(schema)
+# Every construct the writer has, in the 注疏 and the 義疏 layouts, against our schema and tei_all.
+WRITER_DOCUMENTS = pytest.mark.parametrize("make", [writer_document, writer_yishu_document],
+                                           ids=["zhushu", "yishu"])
 
 
-def test_writer_yishu_output_is_valid_tei_all(tei_all):
-    root = writer_yishu_document()
-    assert tei_all.validate(root), errors(tei_all)
+@WRITER_DOCUMENTS
+def test_writer_output_is_valid(schema, make):
+    assert schema.validate(make()), errors(schema)
+
+
+@WRITER_DOCUMENTS
+def test_writer_output_is_valid_tei_all(tei_all, make):
+    assert tei_all.validate(make()), errors(tei_all)
