@@ -194,10 +194,13 @@ class Builder:
             self.furniture(Fw(text, pos, "title"))
 
     def furniture(self, fw: Fw) -> None:
-        """A furniture line: it stays in the text, between the blocks, marked as such."""
+        """A furniture line: it stays in the text, between the blocks, marked as such (inside
+        the open section, if any: the blocks after it go there too)."""
         self.close_group()
         if self.div is None:
             self.pending_front.append(fw)
+        elif self.closing_div is not None:
+            self.closing_div.blocks.append(fw)
         else:
             self.div.blocks.append(fw)
 
