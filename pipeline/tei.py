@@ -330,17 +330,22 @@ class _Writer:
         if d.head is not None:
             self.el("head", d.head.text, type=d.head.kind, xml_id=d.head.id or None)
             self.out.append("\n")
-        for b in d.blocks:
+        self.blocks(d.blocks)
+        for t in d.trailers:
+            if t.before:                        # notes and furniture between two closings
+                self.blocks(t.before)
+            self.el("trailer", t.text, xml_id=t.id or None)
+            self.out.append("\n")
+        self.out.append("</div>\n")
+
+    def blocks(self, blocks: list) -> None:
+        for b in blocks:
             handler = self.BLOCKS.get(type(b))
             if handler is None:
                 if self.report:
                     self.report.error("ZS-TEI-UNPLACED", f"the TEI writer cannot place a {type(b).__name__}")
                 continue
             handler(self, b)
-        for t in d.trailers:
-            self.el("trailer", t.text, xml_id=t.id or None)
-            self.out.append("\n")
-        self.out.append("</div>\n")
 
     # A Head only opens a div (TEI admits no head between blocks): a heading in the middle of
     # a 卷 opens a nested section div.
