@@ -96,12 +96,12 @@ def glyph_kind(ch: str) -> str | None:
     return None
 
 
-def _suspect_class() -> str:
-    """A regex class body that holds every character glyph_kind may name, and few others: the
-    placeholders, U+FFFD, the BMP's unassigned and private-use code points (exactly: in the BMP
-    the regex engine tests a class by a table lookup) and everything beyond the BMP (a long list
-    of ranges there would be searched one by one for each character; the rare supplementary
-    character found is looked up in the table instead)."""
+def _unusual_class() -> str:
+    """A regex class body that holds every character glyph_kind may name but the placeholders,
+    and few others: U+FFFD, the BMP's unassigned and private-use code points (exactly: in the
+    BMP the regex engine tests a class by a table lookup) and everything beyond the BMP (a long
+    list of ranges there would be searched one by one for each character; the rare
+    supplementary character found is looked up in the table instead)."""
     gaps, prev = [], -1
     for a, b in zip(_STARTS, _ENDS):
         if a > 0xFFFF:
@@ -112,11 +112,13 @@ def _suspect_class() -> str:
     if prev < 0xFFFF:
         gaps.append((prev + 1, 0xFFFF))
     ranges = "".join(f"\\u{a:04x}-\\u{b:04x}" for a, b in gaps if not 0xD800 <= a <= 0xDFFF)
-    return re.escape("".join(sorted(PLACEHOLDERS))) + "\\ufffd" + ranges + "\\U00010000-\\U0010ffff"
+    return "\\ufffd" + ranges + "\\U00010000-\\U0010ffff"
 
 
-# Characters that may need a <g>: glyph_kind decides for each one found.
-SUSPECT = _suspect_class()
+# Characters that may not stand as text in the TEI (glyph_kind decides for each one found)…
+UNUSUAL = _unusual_class()
+# … and those with the placeholders, which the writer puts in a <g> too.
+SUSPECT = re.escape("".join(sorted(PLACEHOLDERS))) + UNUSUAL
 
 
 def without(s: str, chars: str) -> str:

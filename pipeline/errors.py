@@ -28,8 +28,8 @@ RULES = {
                   "laughs, external DTDs)",
     "ZS-XML-003": "a processing instruction other than <?xml-model?> (a stylesheet to fetch, "
                   "processing to run)",
-    "ZS-XML-004": "over a limit of untrusted XML: size, nesting depth, attributes per element "
-                  "(pipeline/limits.py)",
+    "ZS-XML-004": "over a limit of untrusted XML: size, nesting depth, libxml2's bounds on a "
+                  "text node, attribute or tag (pipeline/limits.py)",
     "ZS-XML-005": "not a TEI document (the root is not TEI in the TEI namespace)",
     "ZS-OPT-001": "an option value that cannot be used (control characters, bytes that are not "
                   "UTF-8, an unknown paper size …)",

@@ -40,33 +40,40 @@ class Spans:
 
     def __init__(self, body):
         self.points: dict = {}
-        texts = {"jing": [], "zhu": []}
+        texts: dict[str, list[str]] = {"jing": [], "zhu": []}
         size = {"jing": 0, "zhu": 0}
         for ab in body.iter(_AB):
             if ab.get("type") != "jing":
                 continue
             for piece in ab:
                 layer = _layer(piece)
-                parts: list[str] = [piece.text or ""] if isinstance(piece.tag, str) else []
-                at = len(parts[0]) if parts else 0
-                for child in (piece if isinstance(piece.tag, str) else ()):
-                    if child.tag == _ANCHOR:
-                        own = size[layer] + at if layer in size else 0
-                        self.points[child] = _Point(own if layer == "jing" else size["jing"],
-                                                    own if layer == "zhu" else size["zhu"], layer, 0)
-                    elif isinstance(child.tag, str):
-                        inner = "".join(child.itertext())
-                        parts.append(inner)
-                        at += len(inner)
-                    if child.tail:
-                        parts.append(child.tail)
-                        at += len(child.tail)
-                text = "".join(parts)
+                if len(piece):
+                    text = self._anchors(piece, layer, size)
+                else:                            # most pieces: text alone
+                    text = piece.text or "" if isinstance(piece.tag, str) else ""
                 self.points[piece] = _Point(size["jing"], size["zhu"], layer, len(text))
-                if layer in texts:
+                if layer in size:
                     texts[layer].append(text)
                     size[layer] += len(text)
         self.layer_text = {k: "".join(v) for k, v in texts.items()}
+
+    def _anchors(self, piece, layer: str | None, size: dict[str, int]) -> str:
+        """The text of a piece with children, each anchor among them placed."""
+        parts = [piece.text or ""]
+        at = len(parts[0])
+        for child in piece:
+            if child.tag == _ANCHOR:
+                own = size[layer] + at if layer in size else 0
+                self.points[child] = _Point(own if layer == "jing" else size["jing"],
+                                            own if layer == "zhu" else size["zhu"], layer, 0)
+            elif isinstance(child.tag, str):
+                inner = "".join(child.itertext())
+                parts.append(inner)
+                at += len(inner)
+            if child.tail:
+                parts.append(child.tail)
+                at += len(child.tail)
+        return "".join(parts)
 
     def covers(self, el) -> bool:
         return el in self.points

@@ -60,7 +60,7 @@ def structure(tree, data: bytes | None = None) -> Iterator[tuple]:
     from . import variants
     for el, message in variants.variants(tree.getroot()):
         yield el, el.sourceline or 0, message
-    if data is None or _XSI in data or b"&#" in data or xmlsafe.encoding_of(data) != "utf-8":
+    if data is None or _XSI in data or b"&#" in data or not xmlsafe.is_plain_utf8(data):
         for at in _xsi_attributes()(tree):
             el = at.getparent()
             yield el, el.sourceline or 0, f"attribute xsi:{at.attrname.rsplit('}', 1)[-1]} is not allowed"
