@@ -20,8 +20,17 @@ PUNCTUATION = frozenset(
     "，。、；：？！“”‘’「」『』《》〈〉·．…—－,.;:!?\"'()（）［］[]【】○　 \u00a0\t"
 ) - PLACEHOLDERS
 
-# Whitespace that indents or separates (ASCII space, NBSP, ideographic space, tabs).
-WHITESPACE = frozenset(" \t\u00a0\u3000\r\n\ufeff")
+# Whitespace: what indents or separates (ASCII space, NBSP, the ideographic space U+3000, tabs,
+# and every other character Unicode gives the White_Space property, U+2029 the paragraph
+# separator among them), and the byte order mark an e-text may carry mid-file. Exactly what
+# Python's str.strip() and str.isspace() take, the BOM added, so that no reader's strip can
+# drop a character the lossless invariant keeps. (The controls among them, U+000B–U+000C,
+# U+001C–U+001F, U+0085, are refused when a source is read.)
+WHITESPACE = frozenset("\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u2000\u2001\u2002\u2003"
+                       "\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f"
+                       "\u3000\ufeff")
+# The same as a regular-expression class body.
+WHITESPACE_CLASS = "".join(f"\\u{ord(c):04x}" for c in sorted(WHITESPACE))
 
 # The CJK ideographs Unicode 16.0 assigns, block by block (the one table of them: the readers'
 # sniffs, the converter, the validator and the print grid all read it). A newer Unicode adds

@@ -10,6 +10,7 @@ nothing good is ever destroyed.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import stat
 import tempfile
@@ -84,6 +85,8 @@ def atomic_path(target: str) -> Iterator[str]:
     if st is not None and stat.S_ISDIR(st.st_mode):
         raise PipelineError("cannot write: the output is a directory", target, rule="ZS-IO-002")
     if st is not None and not stat.S_ISREG(st.st_mode):
+        if stat.S_ISFIFO(st.st_mode):
+            _has_reader(target)
         try:
             yield target
         except OSError as e:
@@ -106,6 +109,17 @@ def atomic_path(target: str) -> Iterator[str]:
     except BaseException:
         _unlink(tmp)
         raise
+
+
+def _has_reader(fifo: str) -> None:
+    """Opening a FIFO to write waits for a reader: with none, refuse instead of hanging."""
+    try:
+        fd = os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
+    except OSError as e:
+        if e.errno == errno.ENXIO:
+            raise PipelineError("cannot write: a FIFO with no reader", fifo, rule="ZS-IO-002") from None
+        raise PipelineError(f"cannot write: {_reason(e)}", fifo, rule="ZS-IO-002") from None
+    os.close(fd)
 
 
 def write_atomic(target: str, data: bytes | str) -> None:

@@ -9,10 +9,11 @@ from __future__ import annotations
 import bisect
 import re
 
+from .chars import WHITESPACE_CLASS
 from .model import Pos
 
-_RUN = re.compile(r"[^ \t\u00a0\u3000\r\n\ufeff]+")
-_WS = re.compile(r"[ \t\u00a0\u3000\r\n\ufeff]")
+_RUN = re.compile(f"[^{WHITESPACE_CLASS}]+")
+_WS = re.compile(f"[{WHITESPACE_CLASS}]")
 
 
 class Located:

@@ -6,6 +6,7 @@ mappings (token kinds → elements) are data. Anything it cannot place is a warn
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from lxml import etree
 
@@ -363,6 +364,14 @@ class _Writer:
         """The serialised TEI in three parts: what comes before the body, the body as written,
         and what follows it (kept apart: joining them would copy the whole document once more)."""
         body = self.body()                     # first: it collects the glyphs the header declares
+        if not unicodedata.is_normalized("NFC", body):
+            # The source is read in NFC, but leaving whitespace out can bring a combining mark
+            # next to another it must be reordered with, or to a base it composes with. Each
+            # text node is normalised (the markup between nodes is ASCII, which no mark crosses).
+            body = unicodedata.normalize("NFC", body)
+            if self.report:
+                self.report.warn("ZS-CONV-NFC", "combining marks brought together by leaving out "
+                                 "whitespace were put back in NFC")
         root = etree.Element(T + "TEI", nsmap={None: TEI_NS})
         root.set(XML_LANG, "lzh")
         header = _el(root, "teiHeader")

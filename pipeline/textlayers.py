@@ -5,6 +5,8 @@ import re
 
 from lxml import etree
 
+from .chars import WHITESPACE_CLASS
+
 TEI = "{http://www.tei-c.org/ns/1.0}"
 LAYERS = ("all", "jing", "zhu", "yinyi", "shu", "yishu", "an", "textual", "translation")
 
@@ -66,7 +68,7 @@ def layer_text(root, layer: str) -> str:
     return "".join(layer_lines(root, layer))
 
 
-_WS = re.compile("[ \t\n\r\u00a0\u3000\ufeff]+")
+_WS = re.compile(f"[{WHITESPACE_CLASS}]+")
 
 
 def _strip(s: str) -> str:

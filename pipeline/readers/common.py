@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from itertools import chain, repeat
 from operator import attrgetter
 from typing import Callable
 
@@ -17,8 +16,8 @@ from .. import persons
 from ..anchoring import resolve_group
 from ..chars import Q_CLOSE, Q_OPEN, QUOTE_MARKS, WHITESPACE
 from ..located import Located
-from ..model import (Div, Document, Fw, Head, Meta, Pos, Shu, Translation, Unit, YishuBlock,
-                     assign_ids)
+from ..model import (Div, Document, Fw, Head, Meta, Pos, Shu, SmallNote, Translation, Unit,
+                     YishuBlock, assign_ids)
 from ..report import Report
 from ..shu import MARK, looks_like_shu, mark_text, opens_body, parse_block, resp_for, starts_section
 from ..source import Source
@@ -293,19 +292,19 @@ _RESP, _PARTS = attrgetter("resp"), attrgetter("parts")
 
 
 def _persons(doc: Document) -> list[str]:
-    """The ids @resp points at, sorted (None and '' gathered too, then left out)."""
+    """The ids @resp points at, sorted: the commentators of pieces and 疏, the scholars of the
+    義疏 quotations, and the authors of small notes (a quoted 疏) wherever they stand — in a
+    quotation or in a translation line."""
     used = set()
-    quotes: list = []                         # the 義疏 quotations, gathered for C-level maps
     for b in doc.blocks():
         if isinstance(b, Unit):
-            used.update(map(_RESP, b.pieces))
+            used.update(p.resp for p in b.pieces)
         elif isinstance(b, Shu):
             used.add(b.resp)
         elif isinstance(b, YishuBlock):
-            quotes += b.quotes
-    used.update(map(_RESP, quotes))
-    # A quotation's parts are text and small notes, and only a note has a resp: text reads
-    # None (a map instead of a Python test per part).
-    parts = chain.from_iterable(map(_PARTS, quotes))
-    used.update(map(getattr, parts, repeat("resp"), repeat(None)))
+            for q in b.quotes:
+                used.add(q.resp)
+                used.update(p.resp for p in q.parts if isinstance(p, SmallNote))
+        elif isinstance(b, Translation):
+            used.update(p.resp for p in b.parts if isinstance(p, SmallNote))
     return sorted(r for r in used if r)
