@@ -29,7 +29,8 @@ NOFILE = re.compile(r"^zhushu: (?P<level>fatal|error|warning): (?P<rule>ZS-[A-Z0
                     r"(?P<text>\S.*)$")
 # What a malformed message looks like: a position prefix or our program name that the patterns
 # above do not match, click's own multi-line usage errors, Python's warnings and tracebacks.
-_LOOKS_LIKE_MESSAGE = re.compile(r"^(?:.+?:\d+(?::\d+)?: |zhushu: |Error: |Usage: |Try '|Aborted!|"
+_LOOKS_LIKE_MESSAGE = re.compile(r"^(?:.+?:\d+(?::\d+)?: |.+?: (?:fatal|error|warning): |zhushu: |Error: |"
+                                 r"Usage: |Try '|Aborted!|"
                                  r"\w+(?:Error|Exception|Warning): |Traceback )")
 TRACEBACK = "Traceback (most recent call last)"
 
