@@ -4,6 +4,9 @@ One table per idea, shared by readers, the lemma matcher, the writer and the val
 """
 from __future__ import annotations
 
+import bisect
+import os
+import re
 import unicodedata
 
 # Pure delimiters: they carry structure, not text, so the lossless invariant removes them.
@@ -20,31 +23,102 @@ PUNCTUATION = frozenset(
 # Whitespace that indents or separates (ASCII space, NBSP, ideographic space, tabs).
 WHITESPACE = frozenset(" \t\u00a0\u3000\r\n\ufeff")
 
-# Unicode blocks that hold CJK ideographs (assigned ranges, Unicode 15.1).
-CJK_RANGES = (
-    (0x3400, 0x4DBF),   # Extension A
-    (0x4E00, 0x9FFF),   # URO
-    (0xF900, 0xFAFF),   # Compatibility Ideographs
-    (0x20000, 0x2A6DF),  # Extension B
-    (0x2A700, 0x2B73F),  # C
-    (0x2B740, 0x2B81F),  # D
-    (0x2B820, 0x2CEAF),  # E
-    (0x2CEB0, 0x2EBEF),  # F
-    (0x2EBF0, 0x2EE5F),  # I
-    (0x2F800, 0x2FA1F),  # Compatibility Supplement
-    (0x30000, 0x3134F),  # G
-    (0x31350, 0x323AF),  # H
+# The CJK ideographs Unicode 16.0 assigns, block by block (the one table of them: the readers'
+# sniffs, the converter, the validator and the print grid all read it). A newer Unicode adds
+# blocks here; data/unicode-assigned.txt, generated from the same version, must agree (a test
+# holds it).
+CJK_IDEOGRAPHS = (
+    (0x3400, 0x4DBF, "Extension A"),
+    (0x4E00, 0x9FFF, "Unified Ideographs"),
+    (0xF900, 0xFA6D, "Compatibility Ideographs"),
+    (0xFA70, 0xFAD9, "Compatibility Ideographs"),
+    (0x20000, 0x2A6DF, "Extension B"),
+    (0x2A700, 0x2B739, "Extension C"),
+    (0x2B740, 0x2B81D, "Extension D"),
+    (0x2B820, 0x2CEA1, "Extension E"),
+    (0x2CEB0, 0x2EBE0, "Extension F"),
+    (0x2EBF0, 0x2EE5D, "Extension I"),
+    (0x2F800, 0x2FA1D, "Compatibility Ideographs Supplement"),
+    (0x30000, 0x3134A, "Extension G"),
+    (0x31350, 0x323AF, "Extension H"),
 )
+UNICODE_VERSION = "16.0"
+# Private Use: the BMP area and the planes 15 and 16.
+PRIVATE_USE = ((0xE000, 0xF8FF), (0xF0000, 0xFFFFD), (0x100000, 0x10FFFD))
+# What a decoder puts where it could not read a character: a character lost before Zhushu.
+LOST = "\ufffd"
 
 
 def is_cjk(ch: str) -> bool:
     cp = ord(ch)
-    return any(lo <= cp <= hi for lo, hi in CJK_RANGES)
+    return any(lo <= cp <= hi for lo, hi, _ in CJK_IDEOGRAPHS)
 
 
 def is_pua(ch: str) -> bool:
     cp = ord(ch)
-    return 0xE000 <= cp <= 0xF8FF or 0xF0000 <= cp <= 0x10FFFD
+    return any(lo <= cp <= hi for lo, hi in PRIVATE_USE)
+
+
+def _assigned_ranges() -> tuple[list[int], list[int]]:
+    starts, ends = [], []
+    path = os.path.join(os.path.dirname(__file__), "data", "unicode-assigned.txt")
+    with open(path, encoding="ascii") as f:
+        for line in f:
+            if line[:1] != "#":
+                a, b = line.split("..")
+                starts.append(int(a, 16))
+                ends.append(int(b, 16))
+    return starts, ends
+
+
+_STARTS, _ENDS = _assigned_ranges()
+
+
+def is_assigned(ch: str) -> bool:
+    """Does Unicode 16.0 assign `ch` to a character (private use and surrogates not counted)?"""
+    cp = ord(ch)
+    i = bisect.bisect_right(_STARTS, cp) - 1
+    return i >= 0 and cp <= _ENDS[i]
+
+
+def glyph_kind(ch: str) -> str | None:
+    """Why a character must stand in a declared <g>, or None: a placeholder for a character the
+    e-text could not give, a private-use character, U+FFFD (lost before conversion), a code
+    point Unicode 16.0 leaves unassigned."""
+    if ch in PLACEHOLDERS:
+        return "placeholder"
+    if ch == LOST:
+        return "lost"
+    if is_pua(ch):
+        return "private"
+    if not is_assigned(ch):
+        return "unassigned"
+    return None
+
+
+def _unusual_class() -> str:
+    """A regex class body that holds every character glyph_kind may name but the placeholders,
+    and few others: U+FFFD, the BMP's unassigned and private-use code points (exactly: in the
+    BMP the regex engine tests a class by a table lookup) and everything beyond the BMP (a long
+    list of ranges there would be searched one by one for each character; the rare
+    supplementary character found is looked up in the table instead)."""
+    gaps, prev = [], -1
+    for a, b in zip(_STARTS, _ENDS):
+        if a > 0xFFFF:
+            break
+        if a > prev + 1:
+            gaps.append((prev + 1, a - 1))
+        prev = b
+    if prev < 0xFFFF:
+        gaps.append((prev + 1, 0xFFFF))
+    ranges = "".join(f"\\u{a:04x}-\\u{b:04x}" for a, b in gaps if not 0xD800 <= a <= 0xDFFF)
+    return "\\ufffd" + ranges + "\\U00010000-\\U0010ffff"
+
+
+# Characters that may not stand as text in the TEI (glyph_kind decides for each one found)…
+UNUSUAL = _unusual_class()
+# … and those with the placeholders, which the writer puts in a <g> too.
+SUSPECT = re.escape("".join(sorted(PLACEHOLDERS))) + UNUSUAL
 
 
 def without(s: str, chars: str) -> str:

@@ -1,6 +1,9 @@
-"""The `zhushu` command. Each command is a few lines over the library; exit codes live in `_exit`.
+"""The `zhushu` command. Each command parses its options and calls the library; what a run
+came to (the exit status) is decided in one place, `_Zhushu.main`.
 
-Exit codes: 0 success (warnings allowed), 1 invalid TEI (validate), 2 unusable input.
+Exit codes (pipeline.errors): 0 success (warnings allowed), 1 invalid TEI (validate) or a
+conversion error, 2 unusable input, options or output, 70 a bug. Every problem is one line
+`file:line:col: level: RULE-ID: message` on stderr (validate's report goes to stdout).
 """
 from __future__ import annotations
 
@@ -10,18 +13,45 @@ import sys
 import click
 
 from . import __version__
-from .errors import PipelineError
+from .errors import EXIT_INTERNAL, EXIT_OK, EXIT_UNUSABLE, PipelineError, one_line
 from .model import CATEGORIES
 from .textlayers import LAYERS
 
-EXIT_OK, EXIT_INVALID, EXIT_UNUSABLE = 0, 1, 2
+
+def _say(line: str) -> None:
+    click.echo(line, err=True)
 
 
-def _fail(e: PipelineError) -> None:
-    click.echo(f"zhushu: {e}", err=True)
+class _Zhushu(click.Group):
+    """The command group, run so that no problem prints more than one line: a usage error is
+    one line, not click's usage block; a PipelineError is its own line; anything else is a bug,
+    reported in one line (with the traceback only when ZHUSHU_DEBUG is set)."""
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        try:
+            status = super().main(args, prog_name or "zhushu", complete_var, standalone_mode=False, **extra)
+        except click.exceptions.Exit as e:
+            status = e.exit_code
+        except click.UsageError as e:
+            hint = f" ({e.ctx.command_path} -h for help)" if e.ctx is not None else ""
+            _say(f"zhushu: error: ZS-OPT-001: {one_line(e.format_message())}{hint}")
+            status = EXIT_UNUSABLE
+        except click.Abort:
+            _say("zhushu: interrupted")
+            status = 130
+        except PipelineError as e:
+            _say(str(e))
+            status = EXIT_UNUSABLE
+        except Exception as e:              # noqa: BLE001 - the one place a bug is caught
+            if os.environ.get("ZHUSHU_DEBUG"):
+                raise
+            _say(f"zhushu: error: ZS-INTERNAL: {type(e).__name__}: {one_line(str(e))[:300]} (a bug "
+                 "in Zhushu; please report it with the input; ZHUSHU_DEBUG=1 shows the traceback)")
+            status = EXIT_INTERNAL
+        sys.exit(status if isinstance(status, int) else EXIT_OK)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=_Zhushu, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="zhushu")
 def main() -> None:
     """Zhushu: encode the Chinese classics with their commentaries as TEI, validate, publish."""
@@ -30,11 +60,7 @@ def main() -> None:
 def _xml_files(paths) -> list[str]:
     """Files named, directories expanded to their *.xml files; an empty directory is an error."""
     from .convert import sources_in
-    try:
-        return sources_in(list(paths), ".xml")
-    except PipelineError as e:
-        _fail(e)
-        sys.exit(EXIT_UNUSABLE)
+    return sources_in(list(paths), ".xml")
 
 
 # -- convert -------------------------------------------------------------------------------------
@@ -45,58 +71,47 @@ def _format_choices() -> list[str]:
 
 @main.command()
 @click.argument("sources", nargs=-1, required=True, type=click.Path())
-@click.option("-o", "--output", type=click.Path(), help="Output file (one source) or directory (several, or a directory source). Default: stdout for one source.")
+@click.option("-o", "--output", type=click.Path(), help="Output file (one source) or directory (several, or a directory source, whose tree is kept). Default: stdout for one source.")
 @click.option("-f", "--format", "fmt", type=click.Choice(_format_choices()), default="auto", show_default=True, help="Source layout; `auto` detects it and says why.")
 @click.option("--report", "report_path", type=click.Path(), help="Write the conversion report (warnings, boundaries, with source line:col) as JSON.")
 @click.option("--work", help="Title of the work (e.g. 周禮注疏), when neither the text nor a .meta.json sidecar names it.")
-@click.option("--encoding", help="Source encoding (default: detect UTF-8/UTF-16 BOM, else UTF-8, GB18030, Big5).")
+@click.option("--encoding", help="Source encoding (default: detect UTF-8/UTF-16/UTF-32 BOM, else UTF-8, GB18030, Big5).")
 @click.option("-q", "--quiet", is_flag=True, help="Print errors only, not warnings and the summary.")
 @click.option("-j", "--jobs", type=click.IntRange(1, 64), default=1, show_default=True, help="Convert in this many processes (output and messages stay in input order).")
 def convert(sources, output, fmt, report_path, work, encoding, quiet, jobs):
     """Convert plain-text editions to TEI.
 
     SOURCES are files, or directories whose *.txt files are converted (then -o names a directory).
+    An output is written only when its conversion succeeds, and never over a source.
     """
-    from .convert import convert_files, sources_in
+    from .convert import convert_all, plan
+    from .files import refuse_overwriting_inputs, write_stdout
     from .report import write_reports
-    try:
-        files = sources_in(list(sources))
-    except PipelineError as e:
-        _fail(e)
-        sys.exit(EXIT_UNUSABLE)
-    many = len(files) > 1 or any(os.path.isdir(s) for s in sources)
-    if many and not output:
-        _fail(PipelineError("several sources need -o DIR"))
-        sys.exit(EXIT_UNUSABLE)
+    from .source import check_text
+    if work is not None:
+        check_text(work, "--work")
+    pairs = plan(list(sources), output)
+    if report_path:
+        refuse_overwriting_inputs([s for s, _ in pairs], report_path)
     reports, status = [], EXIT_OK
-    pairs = []
-    for path in files:
-        if output and (many or os.path.isdir(output) or output.endswith(os.sep)):
-            pairs.append((path, os.path.join(output, os.path.splitext(os.path.basename(path))[0] + ".xml")))
-        else:
-            pairs.append((path, output))
-    for (path, out), (_, data, report, error) in zip(pairs, convert_files(pairs, fmt, work, encoding, jobs)):
-        if error is not None:
-            _fail(error)
-            status = EXIT_UNUSABLE
+    for outcome in convert_all(pairs, fmt, work, encoding, jobs):
+        status = max(status, outcome.status)
+        if outcome.error is not None:
+            _say(str(outcome.error))
             continue
-        if report_path:
-            reports.append(report)
-        if out is None:
-            sys.stdout.buffer.write(data)
-        for line in report.lines():
-            if not quiet or line.split(": ")[1] == "error":
-                click.echo(line, err=True)
-        if report.errors:
-            status = max(status, EXIT_INVALID)
-        if not quiet and out:
+        report = outcome.report
+        reports.append(report)
+        if outcome.output is None and outcome.data is not None:
+            write_stdout(outcome.data)
+        for line in report.lines(("error",) if quiet else ("error", "warning")):
+            _say(line)
+        if not quiet and outcome.output and not report.errors:
             s = report.stats
-            click.echo(f"{path} → {out}: {report.layout}, {s['units']} units, "
-                       f"{s['shu_anchored']}/{s['shu']} 疏 anchored, {len(report.warnings)} warnings",
-                       err=True)
+            _say(f"{outcome.source} → {outcome.output}: {report.layout}, {s['units']} units, "
+                 f"{s['shu_anchored']}/{s['shu']} 疏 anchored, {len(report.warnings)} warnings")
     if report_path:
         write_reports(reports, report_path)
-    sys.exit(status)
+    return status
 
 
 @main.command()
@@ -116,15 +131,13 @@ def formats():
 def text(file, layer, category, resp):
     """Print one layer of a TEI file, in document order, one unit or note per line."""
     from . import xmlsafe
+    from .files import write_stdout
     from .textlayers import layer_lines
-    try:
-        tree = xmlsafe.parse_file(file)
-    except PipelineError as e:
-        _fail(e)
-        sys.exit(EXIT_UNUSABLE)
-    for line in layer_lines(tree.getroot(), layer, category, resp):
-        if line:
-            click.echo(line)
+    tree = xmlsafe.load(file)
+    xmlsafe.require_tei(tree, file)
+    lines = [line for line in layer_lines(tree.getroot(), layer, category, resp) if line]
+    write_stdout("".join(line + "\n" for line in lines).encode("utf-8"))
+    return EXIT_OK
 
 
 # -- validate ------------------------------------------------------------------------------------
@@ -133,9 +146,9 @@ def text(file, layer, category, resp):
 @click.option("-f", "--format", "fmt", type=click.Choice(["text", "json", "github", "junit"]), default="text", show_default=True, help="text: file:line:col: level: RULE: message; json; github: workflow annotations; junit: one testcase per file.")
 @click.option("--strict", is_flag=True, help="Treat warnings as errors (exit 1).")
 @click.option("-j", "--jobs", type=click.IntRange(1, 64), default=1, show_default=True, help="Validate in this many processes.")
-@click.option("--max-size", type=click.IntRange(1), default=200, show_default=True, help="Refuse files larger than this many MB.")
-@click.option("--max-depth", type=click.IntRange(1, 256), default=256, show_default=True, help="Refuse elements nested deeper than this.")
-@click.option("-o", "--output", type=click.File("w", encoding="utf-8"), help="Write the report here instead of stdout.")
+@click.option("--max-size", type=click.IntRange(1, 200), default=200, show_default=True, help="Refuse files larger than this many MB.")
+@click.option("--max-depth", type=click.IntRange(1, 64), default=64, show_default=True, help="Refuse elements nested deeper than this.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the report here instead of stdout.")
 def validate(paths, fmt, strict, jobs, max_size, max_depth, output):
     """Validate TEI against the schema and the rules (docs/rules.md).
 
@@ -143,37 +156,31 @@ def validate(paths, fmt, strict, jobs, max_size, max_depth, output):
     (`git diff --name-only | zhushu validate -`). Exit 0 valid (warnings allowed unless
     --strict), 1 invalid, 2 unusable input (not XML, unreadable, refused as hostile).
     """
+    from .files import refuse_overwriting_inputs, write_atomic
+    from .limits import Limits
     from .reporting import render
-    from .validate import Limits, exit_code, validate_files
-    listed = _with_stdin(paths)
-    if not listed and "-" in paths:                       # nothing of ours changed: nothing to check
-        click.echo("0 files checked", err=True)
-        sys.exit(EXIT_OK)
-    files = _xml_files(listed)
-    issues = validate_files(files, jobs, Limits(max_size * 1024 * 1024, max_depth))
-    text = render(fmt, files, issues)
-    out = output or sys.stdout
-    if fmt == "text" and output is None:
-        body, _, last = text.rstrip("\n").rpartition("\n")
-        if body:
-            out.write(body + "\n")
-        click.echo(last, err=True)                      # the summary, apart from the findings
-    else:
-        out.write(text)
-    sys.exit(exit_code(issues, strict) if files else EXIT_UNUSABLE)
-
-
-def _with_stdin(paths) -> list[str]:
-    """`-` stands for the paths listed on stdin, one per line; only .xml ones are kept from it
-    (a `git diff --name-only` lists every changed file)."""
-    out = []
+    from .validate import exit_code, paths_from_stdin, validate_files
+    listed = []
     for p in paths:
-        if p == "-":
-            listed = [l.strip() for l in sys.stdin if l.strip().endswith(".xml")]
-            out += [f for f in listed if os.path.exists(f)]      # a deleted file is no error
-        else:
-            out.append(p)
-    return out
+        listed += paths_from_stdin(sys.stdin.buffer) if p == "-" else [p]
+    if not listed and "-" in paths:                       # nothing of ours changed: nothing to check
+        _say("0 files checked")
+        return EXIT_OK
+    files = _xml_files(listed)
+    if output:
+        refuse_overwriting_inputs(files, output)
+    issues = validate_files(files, jobs, Limits(max_size * 1024 * 1024, max_depth))
+    report = render(fmt, files, issues)
+    if output:
+        write_atomic(output, report)
+    elif fmt == "text":
+        body, _, last = report.rstrip("\n").rpartition("\n")
+        if body:
+            click.echo(body)
+        _say(last)                                        # the summary, apart from the findings
+    else:
+        click.echo(report, nl=False)
+    return exit_code(issues, strict) if files else EXIT_UNUSABLE
 
 
 # -- render --------------------------------------------------------------------------------------
@@ -191,13 +198,9 @@ def render_html_cmd(paths, output, jobs):
     per file, an index of works and 卷 (index.html), a persons index (persons.html) and the
     shared CSS and JS (assets/)."""
     from .render import render_html
-    files = _xml_files(paths)
-    try:
-        written = render_html(files, output, jobs)
-    except PipelineError as e:
-        _fail(e)
-        sys.exit(EXIT_UNUSABLE)
-    click.echo(f"wrote {len(written) - 2} pages, index.html and persons.html to {output}", err=True)
+    written = render_html(_xml_files(paths), output, jobs)
+    _say(f"wrote {len(written) - 2} pages, index.html and persons.html to {output}")
+    return EXIT_OK
 
 
 @render.command("pdf")
@@ -215,13 +218,9 @@ def render_pdf_cmd(paths, output, layout, paper, cells, lines, margin, keep_html
     and page numbers in Chinese numerals. Needs Chromium and the fonts fonts-noto-cjk and
     fonts-babelstone-han."""
     from .pdf import PrintOptions, render_pdf
-    files = _xml_files(paths)
     options = PrintOptions(layout, paper, cells, lines, margin)
-    try:
-        done = render_pdf(files, output, options, keep_html)
-    except PipelineError as e:
-        _fail(e)
-        sys.exit(EXIT_UNUSABLE)
+    done = render_pdf(_xml_files(paths), output, options, keep_html)
     pages = sum(n for _, n in done)
-    click.echo(f"wrote {len(done)} PDF{'s' if len(done) != 1 else ''} ({pages} page{'s' if pages != 1 else ''}, "
-               f"{layout}, {paper}) to {output}", err=True)
+    _say(f"wrote {len(done)} PDF{'s' if len(done) != 1 else ''} ({pages} page{'s' if pages != 1 else ''}, "
+         f"{layout}, {paper}) to {output}")
+    return EXIT_OK

@@ -1,16 +1,23 @@
-"""Conversion entry points, each usable alone: convert_file → convert_source → tei.to_tei_text."""
+"""Conversion entry points, each usable alone: convert_file → convert_source → tei.to_tei_text;
+and `convert_all`, what `zhushu convert` runs: which output each source goes to, converted in
+one or several processes, each output written only when its conversion succeeded.
+"""
 from __future__ import annotations
 
 import gc
 import os
 from contextlib import contextmanager
+from dataclasses import dataclass
 
-from . import readers, strays
-from .chars import lossless_form, strip_ws
-from .errors import PipelineError
+from . import files, readers, strays
+from .chars import DELIMITERS, WHITESPACE, lossless_form, strip_ws
+from .errors import EXIT_INVALID, EXIT_OK, EXIT_UNUSABLE, PipelineError
 from .report import Report
-from .source import Source, read_source
+from .model import Pos
+from .source import Source, check_text, read_source
 from .tei import body_text, to_tei_text
+
+_LOSSLESS_DROPS = WHITESPACE | DELIMITERS      # what lossless_form leaves out
 
 
 def convert_source(src: Source, fmt: str = "auto") -> tuple[bytes, Report]:
@@ -42,6 +49,9 @@ def _convert(src: Source, fmt: str) -> tuple[bytes, Report]:
     report.layout = fmt
     if src.renormalized:
         report.warn("ZS-CONV-NFC", f"{src.renormalized} characters normalised to NFC")
+    for line, col in src.lost:
+        report.warn("ZS-CONV-LOST", "U+FFFD: a character was lost before this file was made (a bad "
+                    "decoding); kept as a <g> declared in the header", Pos(line, col))
     doc = readers.get(fmt).read(src, report)
     strays.drop(doc, report)
     data, body = to_tei_text(doc, report)
@@ -52,26 +62,45 @@ def _convert(src: Source, fmt: str) -> tuple[bytes, Report]:
 
 def convert_file(path: str, out: str | None = None, fmt: str = "auto", work: str | None = None,
                  encoding: str | None = None) -> tuple[bytes, Report]:
+    """Convert one file; with `out`, write the TEI there (atomically) if the conversion has no
+    error: a failed conversion never replaces a good earlier output."""
     src = read_source(path, encoding)
     if work:
-        src.meta["work"] = work
+        src.meta["work"] = check_text(work, "--work")
     data, report = convert_source(src, fmt)
-    if out:
-        os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
-        with open(out, "wb") as f:
-            f.write(data)
+    if out and not report.errors:
+        files.make_dirs(os.path.dirname(os.path.abspath(out)))
+        files.write_atomic(out, data)
     return data, report
 
 
 def _check_lossless(body: str, src: Source, report: Report) -> None:
     """The invariant, checked on every conversion: the TEI text is the source, less whitespace
-    and pure delimiters. A failure is a bug in a reader or the writer, reported as an error."""
+    and pure delimiters. A failure is a bug in a reader or the writer, reported as an error at
+    the source position where the TEI first differs."""
     got, want = strip_ws(body_text(body)), lossless_form(src.text)
     if got == want:
         return
     i = next((k for k, (a, b) in enumerate(zip(got, want)) if a != b), min(len(got), len(want)))
-    report.error("ZS-CONV-LOSSLESS", f"TEI text differs from the source at character {i}: "
-                 f"source has {want[i:i + 12]!r}, TEI has {got[i:i + 12]!r}")
+    report.error("ZS-CONV-LOSSLESS", f"TEI text differs from the source here (character {i} of "
+                 f"the text): source has {want[i:i + 12]!r}, TEI has {got[i:i + 12]!r}",
+                 _source_pos(src.text, i))
+
+
+def _source_pos(text: str, kept: int):
+    """The source position of the `kept`-th character the lossless form keeps."""
+    drop = _LOSSLESS_DROPS
+    n = line = 0
+    start = 0
+    for k, ch in enumerate(text):
+        if ch == "\n":
+            line, start = line + 1, k + 1
+        if ch in drop:
+            continue
+        if n == kept:
+            return Pos(line + 1, k - start + 1)
+        n += 1
+    return Pos(line + 1, len(text) - start + 1)
 
 
 def _stats(doc) -> dict:
@@ -89,6 +118,11 @@ def _stats(doc) -> dict:
 
 def sources_in(paths: list[str], pattern_ext: str = ".txt") -> list[str]:
     """Files named on the command line, directories expanded (recursively, sorted)."""
+    return [p for p, _ in _listed(paths, pattern_ext)]
+
+
+def _listed(paths: list[str], pattern_ext: str) -> list[tuple[str, str]]:
+    """(file, its path relative to the directory named, or its base name) for each file."""
     out = []
     for p in paths:
         if os.path.isdir(p):
@@ -96,10 +130,60 @@ def sources_in(paths: list[str], pattern_ext: str = ".txt") -> list[str]:
                            if f.endswith(pattern_ext))
             if not found:
                 raise PipelineError(f"no {pattern_ext} files in directory", p)
-            out.extend(found)
+            out.extend((f, os.path.relpath(f, p)) for f in found)
         else:
-            out.append(p)
+            out.append((p, os.path.basename(p)))
     return out
+
+
+def plan(paths: list[str], output: str | None) -> list[tuple[str, str | None]]:
+    """(source, output) pairs for `zhushu convert SOURCES [-o OUTPUT]`: one source and no
+    output → stdout (None); one source and a file → that file; several sources, a directory
+    source or an output that is a directory → OUTPUT/<name>.xml, a directory named as a source
+    keeping its tree below it. Refused before anything is converted: several sources without
+    -o DIR, two sources claiming one output, an output that is one of the sources."""
+    listed = _listed(paths, ".txt")
+    many = len(listed) > 1 or any(os.path.isdir(s) for s in paths)
+    if many and not output:
+        raise PipelineError("several sources need -o DIR", rule="ZS-OPT-001")
+    into_dir = output is not None and (many or os.path.isdir(output) or output.endswith(os.sep))
+    pairs: list[tuple[str, str | None]] = []
+    claimed: dict[str, str] = {}
+    for src, rel in listed:
+        out = os.path.join(output, os.path.splitext(rel)[0] + ".xml") if into_dir else output
+        if out is not None:
+            key = os.path.normpath(os.path.abspath(out))
+            if key in claimed:
+                raise PipelineError(f"output {out} would also be written for {claimed[key]}", src,
+                                    rule="ZS-IO-003")
+            claimed[key] = src
+            files.refuse_overwriting_inputs([p for p, _ in listed], out)
+        pairs.append((src, out))
+    return pairs
+
+
+@dataclass
+class Outcome:
+    """What converting one source came to: a report (with the TEI bytes when they go to
+    stdout), or the error that made the source unusable."""
+    source: str
+    output: str | None
+    report: Report | None = None
+    data: bytes | None = None
+    error: PipelineError | None = None
+
+    @property
+    def status(self) -> int:
+        if self.error is not None:
+            return EXIT_UNUSABLE
+        return EXIT_INVALID if self.report.errors else EXIT_OK
+
+
+def convert_all(pairs: list[tuple[str, str | None]], fmt: str = "auto", work: str | None = None,
+                encoding: str | None = None, jobs: int = 1):
+    """Outcome of each (source, output) pair, in input order (see convert_files)."""
+    for (path, out), (_, data, report, error) in zip(pairs, convert_files(pairs, fmt, work, encoding, jobs)):
+        yield Outcome(path, out, report, data, error)
 
 
 def _convert_job(job: tuple) -> tuple[str | None, bytes | None, Report | None, PipelineError | None]:
@@ -109,7 +193,7 @@ def _convert_job(job: tuple) -> tuple[str | None, bytes | None, Report | None, P
         data, report = convert_file(path, out, fmt, work, encoding)
     except PipelineError as e:
         return path, None, None, e
-    return path, data if keep else None, report, None
+    return path, data if keep and not report.errors else None, report, None
 
 
 def convert_files(jobs_in: list[tuple[str, str | None]], fmt: str = "auto", work: str | None = None,

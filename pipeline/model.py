@@ -139,11 +139,16 @@ class Shu:
 
 @dataclass(slots=True, eq=False)
 class Head:
-    """A heading the source prints: a 卷 line, a chapter title, a closing 右… line."""
+    """A heading the source prints: a 卷 line, a chapter title, a closing 右… line.
+
+    `before` (closings only): the 義疏 notes and furniture printed between the previous closing
+    and this one when no 經 (nor translation) came between. TEI closes only a div that holds a
+    block, so they stay in the section before, between its trailers, in source order."""
     text: str
     pos: Pos
     kind: str = "juan"
     id: str = ""
+    before: list | None = None
 
 
 @dataclass(slots=True, eq=False)
@@ -215,7 +220,8 @@ class Div:
     n: str = ""
     id: str = ""
     front: list = field(default_factory=list)    # Fw printed before the heading
-    trailers: list = field(default_factory=list)  # closing lines (右…) naming the section
+    trailers: list = field(default_factory=list)  # closing lines (右…) naming the section (Head,
+                                                  # each with the blocks printed just before it)
 
 
 @dataclass(slots=True)
@@ -259,15 +265,19 @@ class Document:
 
 
 def _gather_blocks(div: Div, out: list) -> None:
-    """Append the blocks of `div` to `out`, those of its sections in their place."""
+    """Append the blocks of `div` to `out`, those of its sections in their place, then those
+    printed between its closings."""
     if Div not in map(type, div.blocks):      # (no Python step per block)
         out.extend(div.blocks)                 # most divs hold no section
-        return
-    for b in div.blocks:
-        if type(b) is Div:
-            _gather_blocks(b, out)
-        else:
-            out.append(b)
+    else:
+        for b in div.blocks:
+            if type(b) is Div:
+                _gather_blocks(b, out)
+            else:
+                out.append(b)
+    for t in div.trailers:
+        if t.before:
+            out.extend(t.before)
 
 
 _PIECE_LETTER = {JING: "j", ZHU: "z", YINYI: "y", QUE: "q", MARK: "m"}

@@ -13,7 +13,7 @@ import shutil
 import subprocess
 from dataclasses import dataclass
 
-from . import resources
+from . import files, resources
 from .errors import PipelineError
 from .render import Renderer, load_tei, output_names, write_text
 
@@ -47,11 +47,12 @@ class PrintOptions:
     def params(self) -> dict[str, str | int | float]:
         """The stylesheet parameters of xslt/print.xsl."""
         if self.layout not in LAYOUTS:
-            raise PipelineError(f"unknown layout {self.layout!r}: use {' or '.join(LAYOUTS)}")
+            raise PipelineError(f"unknown layout {self.layout!r}: use {' or '.join(LAYOUTS)}",
+                                rule="ZS-OPT-001")
         width, height = paper_size(self.paper)
         if min(width, height) - 2 * self.margin < 20:
             raise PipelineError(f"a margin of {self.margin:g} mm leaves less than 20 mm of "
-                                f"{self.paper} paper to print on")
+                                f"{self.paper} paper to print on", rule="ZS-OPT-001")
         return {"layout": self.layout, "paper-width": float(width), "paper-height": float(height),
                 "margin": float(self.margin), "cells": self.cells, "lines": self.lines}
 
@@ -65,7 +66,7 @@ def paper_size(paper: str) -> tuple[float, float]:
     if m and all(50 <= float(v) <= 1000 for v in m.groups()):
         return float(m[1]), float(m[2])
     raise PipelineError(f"unknown paper {paper!r}: use one of {', '.join(PAPERS)} "
-                        "or WIDTHxHEIGHT in millimetres (50 to 1000)")
+                        "or WIDTHxHEIGHT in millimetres (50 to 1000)", rule="ZS-OPT-001")
 
 
 def find_chromium() -> str:
@@ -77,7 +78,7 @@ def find_chromium() -> str:
     if found:
         return found
     raise PipelineError("Chromium not found (needed to print PDF): install it with "
-                        "apt-get install chromium, or set ZHUSHU_CHROMIUM")
+                        "apt-get install chromium, or set ZHUSHU_CHROMIUM", rule="ZS-ENV-001")
 
 
 def check_fonts() -> None:
@@ -92,7 +93,7 @@ def check_fonts() -> None:
     missing = sorted({pkg for family, pkg in FONTS.items() if family not in families})
     if missing:
         raise PipelineError(f"fonts missing for the print edition: install them with "
-                            f"apt-get install {' '.join(missing)}")
+                            f"apt-get install {' '.join(missing)}", rule="ZS-ENV-001")
 
 
 class _Chromium:
@@ -102,7 +103,7 @@ class _Chromium:
         try:
             from playwright.sync_api import Error, sync_playwright
         except ImportError as e:  # pragma: no cover - playwright is a declared dependency
-            raise PipelineError(f"playwright is not installed: {e}") from None
+            raise PipelineError(f"playwright is not installed: {e}", rule="ZS-ENV-001") from None
         self._error = Error
         self._pw = sync_playwright().start()
         try:
@@ -112,16 +113,20 @@ class _Chromium:
             self._page.route("**/*", lambda route: route.abort())
         except Exception as e:
             self.close()
-            raise PipelineError(f"cannot start Chromium: {_first_line(e)}", executable) from None
+            raise PipelineError(f"cannot start Chromium: {_first_line(e)}", executable,
+                                rule="ZS-ENV-001") from None
 
     def print(self, html: str, target: str) -> None:
-        try:
-            self._page.set_content(html, wait_until="load")
-            # tagged: a structure tree for screen readers; outline: bookmarks from the headings
-            self._page.pdf(path=target, prefer_css_page_size=True, print_background=True,
-                           tagged=True, outline=True)
-        except self._error as e:
-            raise PipelineError(f"Chromium could not print: {_first_line(e)}", target) from None
+        """Print to `target` through a temporary file renamed into place."""
+        with files.atomic_path(target) as tmp:
+            try:
+                self._page.set_content(html, wait_until="load")
+                # tagged: a structure tree for screen readers; outline: bookmarks from the headings
+                self._page.pdf(path=tmp, prefer_css_page_size=True, print_background=True,
+                               tagged=True, outline=True)
+            except self._error as e:
+                raise PipelineError(f"Chromium could not print: {_first_line(e)}", target,
+                                    rule="ZS-RENDER-001") from None
 
     def close(self) -> None:
         browser = getattr(self, "_browser", None)
@@ -136,10 +141,17 @@ def _first_line(e: Exception) -> str:
     return (str(e).strip() or e.__class__.__name__).splitlines()[0]
 
 
+def print_renderer(params: dict) -> Renderer:
+    """xslt/print.xsl compiled, with its parameters and the print style sheet it copies into
+    every document (passed in: Saxon may read no file once the stylesheet is compiled)."""
+    with open(resources.path("xslt", "assets/print.css"), encoding="utf-8") as f:
+        css = f.read()
+    return Renderer(resources.path("xslt", "print.xsl"), {"print-css": css, **params})
+
+
 def print_html(path: str, renderer: Renderer) -> str:
     """The print document of one TEI file (parsed as untrusted input)."""
-    tree, data = load_tei(path)
-    return renderer.render(tree, path, data)
+    return renderer.render(load_tei(path), path)
 
 
 def render_pdf(paths: list[str], out_dir: str, options: PrintOptions = PrintOptions(),
@@ -150,24 +162,28 @@ def render_pdf(paths: list[str], out_dir: str, options: PrintOptions = PrintOpti
     fonts are missing."""
     paths = list(paths)
     names = output_names(paths, ".pdf")
+    targets = [os.path.join(out_dir, n) for n in names]
+    for t in targets:
+        files.refuse_overwriting_inputs(paths, t)
+        if keep_html:
+            files.refuse_overwriting_inputs(paths, os.path.splitext(t)[0] + ".print.html")
     params = options.params()
     chromium = find_chromium()
     check_fonts()
-    try:
-        os.makedirs(out_dir, exist_ok=True)
-    except OSError as e:
-        raise PipelineError(f"cannot create output directory: {e.strerror}", out_dir) from None
-    renderer = Renderer(resources.path("xslt", "print.xsl"), params)
-    printer = _Chromium(chromium)
+    files.make_dirs(out_dir)
+    renderer = print_renderer(params)
+    printer = None                  # started for the first document that is fit to print
     done = []
     try:
-        for path, name in zip(paths, names):
+        for path, target in zip(paths, targets):
             html = print_html(path, renderer)
-            target = os.path.join(out_dir, name)
             if keep_html:
                 write_text(os.path.splitext(target)[0] + ".print.html", html)
+            if printer is None:
+                printer = _Chromium(chromium)
             printer.print(html, target)
             done.append((target, html.count('<div class="pg"')))
     finally:
-        printer.close()
+        if printer is not None:
+            printer.close()
     return done

@@ -1,17 +1,18 @@
 """The web edition: TEI files to HTML pages with the XSLT 3.0 stylesheets in xslt/, run by Saxon.
 
 The stylesheet is compiled once per call and applied to each file. Input is untrusted: each file
-is parsed by pipeline.xmlsafe first (no DTD, no entities, bounded size), and Saxon only ever sees
-that already-checked text, never a file name or URI, so it cannot be led to load anything else.
+is parsed by pipeline.xmlsafe first (no DTD, no entities, bounded size), and Saxon is given a
+serialisation of the tree that passed those checks, never the file; once the stylesheet is
+compiled, Saxon's access to external resources is switched off, so neither the document nor
+the stylesheet can make it read a file or reach the network.
 """
 from __future__ import annotations
 
 import os
-import shutil
 
 from lxml import etree
 
-from . import resources, site, xmlsafe
+from . import files, resources, site, xmlsafe
 from .errors import PipelineError
 
 TEI_NS = "http://www.tei-c.org/ns/1.0"
@@ -22,7 +23,12 @@ INDEX = site.INDEX
 def _saxon_message(e: Exception) -> str:
     """Saxon's message, first line only: the rest is a Java-ish trace nobody can act on."""
     msg = str(e).strip() or e.__class__.__name__
-    return msg.splitlines()[0]
+    return msg.splitlines()[0].strip()
+
+
+# Saxon's own switch for every external resource (documents, text, modules, entities): the
+# empty list allows none. Set once the stylesheet and its modules are compiled.
+_ALLOWED_PROTOCOLS = "http://saxon.sf.net/feature/allowedProtocols"
 
 
 class Renderer:
@@ -32,15 +38,17 @@ class Renderer:
         try:
             from saxonche import PySaxonProcessor
         except ImportError as e:  # pragma: no cover - saxonche is a declared dependency
-            raise PipelineError(f"saxonche is not installed: {e}") from None
+            raise PipelineError(f"saxonche is not installed: {e}", rule="ZS-ENV-001") from None
         self.proc = PySaxonProcessor(license=False)
         xslt = self.proc.new_xslt30_processor()
         try:
             self.exe = xslt.compile_stylesheet(stylesheet_file=stylesheet)
         except Exception as e:  # saxonche raises PySaxonApiError; other failures look the same to us
-            raise PipelineError(f"cannot compile stylesheet: {_saxon_message(e)}", stylesheet) from None
+            raise PipelineError(f"cannot compile stylesheet: {_saxon_message(e)}", stylesheet,
+                                rule="ZS-RENDER-001") from None
         if self.exe is None:
-            raise PipelineError("cannot compile stylesheet", stylesheet)
+            raise PipelineError("cannot compile stylesheet", stylesheet, rule="ZS-RENDER-001")
+        self.proc.set_configuration_property(_ALLOWED_PROTOCOLS, "")
         for name, value in (params or {}).items():
             self.exe.set_parameter(name, self._value(value))
 
@@ -53,47 +61,30 @@ class Renderer:
             return self.proc.make_integer_value(value)
         return self.proc.make_atomic_value("decimal", repr(float(value)))
 
-    def render(self, tree: etree._ElementTree, name: str, data: bytes | None = None) -> str:
-        """The page for `tree`; `data`, the bytes it was parsed from, spares serialising it again
-        when they are UTF-8 (the bytes were checked by xmlsafe: the same document either way)."""
-        node = self._node(tree, name, data)
+    def render(self, tree: etree._ElementTree, name: str) -> str:
+        """The transform of `tree` (already checked by xmlsafe) as a string."""
+        node = self._node(tree, name)
         try:
             out = self.exe.transform_to_string(xdm_node=node)
         except Exception as e:
-            raise PipelineError(f"HTML rendering failed: {_saxon_message(e)}", name) from None
+            raise PipelineError(f"HTML rendering failed: {_saxon_message(e)}", name,
+                                rule="ZS-RENDER-001") from None
         if not out:
-            raise PipelineError("HTML rendering produced nothing", name)
+            raise PipelineError("HTML rendering produced nothing", name, rule="ZS-RENDER-001")
         return out
 
-    def render_to_file(self, tree: etree._ElementTree, name: str, data: bytes | None, target: str) -> None:
-        """As render(), written by Saxon straight to `target`: handing the page to Python as a
-        str and encoding it again costs a tenth of the transform."""
-        node = self._node(tree, name, data)
+    def render_to_file(self, tree: etree._ElementTree, name: str, target: str) -> None:
+        """As render(), written to `target` atomically: a failed page leaves the earlier one as
+        it was. (Saxon cannot write the file itself: its access to files is switched off, and
+        handing the page over as a string costs no more, measured.)"""
+        files.write_atomic(target, self.render(tree, name))
+
+    def _node(self, tree: etree._ElementTree, name: str):
         try:
-            self.exe.transform_to_file(xdm_node=node, output_file=target)
+            return self.proc.parse_xml(xml_text=xmlsafe.for_xslt(tree))
         except Exception as e:
-            _remove(target)
-            raise PipelineError(f"HTML rendering failed: {_saxon_message(e)}", name) from None
-        if not os.path.exists(target) or os.path.getsize(target) == 0:
-            _remove(target)
-            raise PipelineError("HTML rendering produced nothing", name)
-
-    def _node(self, tree: etree._ElementTree, name: str, data: bytes | None):
-        if data is not None and (tree.docinfo.encoding or "").upper() == "UTF-8":
-            text = data.decode("utf-8-sig")
-        else:
-            text = etree.tostring(tree, encoding="unicode")   # no XML declaration: it is a str now
-        try:
-            return self.proc.parse_xml(xml_text=text, encoding="UTF-8")
-        except Exception as e:
-            raise PipelineError(f"HTML rendering failed: {_saxon_message(e)}", name) from None
-
-
-def _remove(path: str) -> None:
-    try:
-        os.remove(path)
-    except OSError:
-        pass
+            raise PipelineError(f"HTML rendering failed: {_saxon_message(e)}", name,
+                                rule="ZS-RENDER-001") from None
 
 
 def _titles(tree: etree._ElementTree) -> tuple[str, str, str]:
@@ -109,16 +100,12 @@ def _titles(tree: etree._ElementTree) -> tuple[str, str, str]:
     return title("main") or " ".join(x for x in (work, juan) if x) or "未題名", work, juan
 
 
-def load_tei(path: str) -> tuple[etree._ElementTree, bytes]:
-    """A TEI file parsed as untrusted input (pipeline.xmlsafe), with the bytes it was parsed from.
-    Raises PipelineError naming the file when it is unreadable, unsafe, malformed or not TEI."""
-    data = xmlsafe.read_bytes(path)
-    tree = xmlsafe.parse_bytes(data, path)
-    root = tree.getroot()
-    if root.tag != _T + "TEI":
-        raise PipelineError(f"not a TEI document: the root element is {root.tag!r}, "
-                            f"expected TEI in the namespace {TEI_NS}", path)
-    return tree, data
+def load_tei(path: str) -> etree._ElementTree:
+    """A TEI file parsed as untrusted input (pipeline.xmlsafe). Raises PipelineError naming the
+    file when it is unreadable, unsafe, malformed or not TEI."""
+    tree = xmlsafe.load(path)
+    xmlsafe.require_tei(tree, path)
+    return tree
 
 
 def output_names(paths: list[str], ext: str = ".html", reserved: tuple[str, ...] = ()) -> list[str]:
@@ -129,9 +116,10 @@ def output_names(paths: list[str], ext: str = ".html", reserved: tuple[str, ...]
     for p in paths:
         base = os.path.splitext(os.path.basename(p))[0] + ext
         if base in reserved:
-            raise PipelineError(f"output {base} would overwrite the site's {base}", p)
+            raise PipelineError(f"output {base} would overwrite the site's {base}", p, rule="ZS-IO-003")
         if base in names:
-            raise PipelineError(f"output {base} would also be written for {names[base]}", p)
+            raise PipelineError(f"output {base} would also be written for {names[base]}", p,
+                                rule="ZS-IO-003")
         names[base] = p
         out.append(base)
     return out
@@ -145,12 +133,12 @@ def render_html(paths: list[str], out_dir: str, jobs: int = 1) -> list[str]:
     Raises PipelineError naming the file on unsafe, malformed or non-TEI input."""
     paths = list(paths)
     names = output_names(paths, ".html", (INDEX, site.PERSONS))
-    try:
-        os.makedirs(os.path.join(out_dir, ASSETS), exist_ok=True)
-    except OSError as e:
-        raise PipelineError(f"cannot create output directory: {e.strerror}", out_dir) from None
+    for name in [*names, INDEX, site.PERSONS, *(os.path.join(ASSETS, a) for a in _ASSET_FILES)]:
+        files.refuse_overwriting_inputs(paths, os.path.join(out_dir, name))
+    files.make_dirs(os.path.join(out_dir, ASSETS))
     for asset in _ASSET_FILES:
-        shutil.copyfile(resources.path("xslt", f"assets/{asset}"), os.path.join(out_dir, ASSETS, asset))
+        with open(resources.path("xslt", f"assets/{asset}"), "rb") as f:
+            files.write_atomic(os.path.join(out_dir, ASSETS, asset), f.read())
 
     work_items = [(p, os.path.join(out_dir, n)) for p, n in zip(paths, names)]
     if jobs <= 1 or len(work_items) < 2:
@@ -185,14 +173,10 @@ def _render_page(item: tuple[str, str], renderer: Renderer | None = None) -> sit
         if _renderer is None:
             _renderer = _new_renderer()
         renderer = _renderer
-    tree, data = load_tei(path)
-    renderer.render_to_file(tree, path, data, target)
+    tree = load_tei(path)
+    renderer.render_to_file(tree, path, target)
     return site.page_info(tree, os.path.basename(target), *_titles(tree))
 
 
 def write_text(path: str, text: str) -> None:
-    try:
-        with open(path, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
-    except OSError as e:
-        raise PipelineError(f"cannot write: {e.strerror}", path) from None
+    files.write_atomic(path, text)

@@ -4,6 +4,8 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass, field
 
+from . import files
+from .errors import located
 from .model import Pos
 
 
@@ -55,13 +57,10 @@ class Report:
     def errors(self) -> list[Issue]:
         return [i for i in self.issues if i.level == "error"]
 
-    def lines(self) -> list[str]:
-        """Human-readable `file:line:col: level: CODE: message` lines."""
-        out = []
-        for i in self.issues:
-            where = self.source + (f":{i.line}:{i.col}" if i.line is not None else "")
-            out.append(f"{where}: {i.level}: {i.code}: {i.message}")
-        return out
+    def lines(self, levels: tuple[str, ...] = ("error", "warning")) -> list[str]:
+        """Human-readable `file:line:col: level: CODE: message` lines, of the given levels."""
+        return [located(self.source, i.line, i.col, i.level, i.code, i.message)
+                for i in self.issues if i.level in levels]
 
     def to_dict(self) -> dict:
         return {"source": self.source, "layout": self.layout, "layout_reason": self.layout_reason,
@@ -70,7 +69,6 @@ class Report:
 
 
 def write_reports(reports: list[Report], path: str) -> None:
+    """The reports as one JSON file, written atomically (ZS-IO-002 when it cannot be)."""
     data = {"reports": [r.to_dict() for r in reports]}
-    with open(path, "w", encoding="utf-8") as f:
-        json.dump(data, f, ensure_ascii=False, indent=1, sort_keys=False)
-        f.write("\n")
+    files.write_atomic(path, json.dumps(data, ensure_ascii=False, indent=1, sort_keys=False) + "\n")

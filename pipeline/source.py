@@ -1,6 +1,7 @@
 """Reading a source file: bytes → text, with a clear error for anything that is not a text."""
 from __future__ import annotations
 
+import codecs
 import hashlib
 import json
 import os
@@ -8,7 +9,10 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
-from .errors import PipelineError
+from . import files
+from .chars import LOST
+from .errors import PipelineError, display
+from .limits import MAX_BYTES
 
 # Characters no XML document may contain (and C1 controls, which only mis-decoding produces).
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\ufffe\uffff]")
@@ -23,24 +27,38 @@ class Source:
     sha256: str                    # of the bytes as read
     meta: dict = field(default_factory=dict)    # from a <stem>.meta.json sidecar, if any
     renormalized: int = 0          # characters that NFC changed
+    lost: list = field(default_factory=list)     # (line, col) of each U+FFFD in the text
 
     @property
     def basename(self) -> str:
-        return os.path.basename(self.name)
+        """The file's name as the header records it (bytes that are not UTF-8 escaped)."""
+        return display(os.path.basename(self.name))
+
+
+# Byte order marks, UTF-32 first: its little-endian mark begins with UTF-16's.
+_BOMS = ((codecs.BOM_UTF32_LE, "utf-32-le"), (codecs.BOM_UTF32_BE, "utf-32-be"),
+         (codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_LE, "utf-16-le"),
+         (codecs.BOM_UTF16_BE, "utf-16-be"))
 
 
 def decode(data: bytes, name: str, encoding: str | None = None) -> str:
+    """The text of a source: in `encoding` if given; else in the encoding its byte order mark
+    names; else UTF-8, else GB18030 or Big5 if the text reads as text in one of them. A byte
+    sequence that does not decode is an error naming its line and column."""
     if encoding:
         try:
-            return data.decode(encoding)
-        except (UnicodeDecodeError, LookupError) as e:
-            raise PipelineError(f"cannot decode as {encoding}: {e}", name) from None
-    if data.startswith(b"\xef\xbb\xbf"):
-        return data[3:].decode("utf-8", errors="strict")
-    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return data.decode("utf-16")
+            codec = codecs.lookup(encoding).name
+        except LookupError:
+            raise PipelineError(f"--encoding: unknown encoding {encoding!r}", rule="ZS-OPT-001") from None
+        return _strict(data, 0, codec, name)
+    for bom, codec in _BOMS:
+        if data.startswith(bom):
+            return _strict(data, len(bom), codec, name)
     if b"\x00" in data[:4096]:
-        raise PipelineError(f"not a text file (NUL byte at offset {data.index(0)})", name)
+        at = data.index(0)
+        line, col = _where(data, 0, at, "utf-8")
+        raise PipelineError("not a text file: a NUL byte (binary data, or UTF-16/UTF-32 without a "
+                            "byte order mark: give --encoding)", name, line, col, rule="ZS-SRC-001")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as e:
@@ -52,11 +70,26 @@ def decode(data: bytes, name: str, encoding: str | None = None) -> str:
             continue
         if _looks_like_text(text):
             return text
-    line = data[: utf8_error.start].count(b"\n") + 1
-    line_start = data.rfind(b"\n", 0, utf8_error.start) + 1
-    col = len(data[line_start:utf8_error.start].decode("utf-8")) + 1    # in characters
+    line, col = _where(data, 0, utf8_error.start, "utf-8")
     raise PipelineError(f"not a text file: invalid UTF-8 (byte 0x{data[utf8_error.start]:02x}) and no "
-                        f"other known encoding fits", name, line, col)
+                        f"other known encoding fits", name, line, col, rule="ZS-SRC-001")
+
+
+def _strict(data: bytes, start: int, codec: str, name: str) -> str:
+    try:
+        return data[start:].decode(codec)
+    except UnicodeDecodeError as e:
+        line, col = _where(data, start, start + e.start, codec)
+        what = e.reason if e.end - e.start else "truncated data"
+        raise PipelineError(f"not a text file: cannot decode as {codec} ({what}, byte offset "
+                            f"{start + e.start})", name, line, col, rule="ZS-SRC-001") from None
+
+
+def _where(data: bytes, start: int, at: int, codec: str) -> tuple[int, int]:
+    """Line and column (in characters) of byte offset `at`, the text decoded from `start`."""
+    before = data[start:at].decode(codec, "replace")
+    line = before.count("\n") + 1
+    return line, len(before) - (before.rfind("\n") + 1) + 1
 
 
 def _looks_like_text(text: str) -> bool:
@@ -67,11 +100,7 @@ def _looks_like_text(text: str) -> bool:
 def read_source(path: str, encoding: str | None = None) -> Source:
     if os.path.isdir(path):
         raise PipelineError("is a directory (give a file, or a directory with -o for several)", path)
-    try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except OSError as e:
-        raise PipelineError(f"cannot read: {e.strerror}", path) from None
+    data = files.read_regular(path, MAX_BYTES)
     return source_from_bytes(data, path, encoding, _sidecar(path))
 
 
@@ -86,24 +115,56 @@ def source_from_bytes(data: bytes, name: str, encoding: str | None = None,
         line = text.count("\n", 0, bad) + 1
         col = bad - (text.rfind("\n", 0, bad) + 1) + 1
         raise PipelineError(f"not a text file: character U+{ord(text[bad]):04X} (a control or "
-                            "non-character, not allowed in XML)", name, line, col)
+                            "non-character, not allowed in XML)", name, line, col, rule="ZS-SRC-001")
     if not text.strip():
-        raise PipelineError("empty file: nothing to convert", name)
+        raise PipelineError("empty file: nothing to convert", name, 1, 1, rule="ZS-SRC-001")
     nfc = unicodedata.normalize("NFC", text)
     changed = 0 if nfc == text else sum(1 for a, b in zip(text, nfc) if a != b) or 1
-    return Source(name, nfc, hashlib.sha256(data).hexdigest(), meta or {}, changed)
+    lost = _positions(nfc, LOST) if LOST in nfc else []
+    return Source(name, nfc, hashlib.sha256(data).hexdigest(), meta or {}, changed, lost)
+
+
+def _positions(text: str, ch: str) -> list[tuple[int, int]]:
+    out, at = [], text.find(ch)
+    while at != -1:
+        out.append((text.count("\n", 0, at) + 1, at - (text.rfind("\n", 0, at) + 1) + 1))
+        at = text.find(ch, at + 1)
+    return out
+
+
+def check_text(value: str, what: str) -> str:
+    """A value given on the command line or in a sidecar, fit to go into the TEI: no bytes
+    that are not UTF-8 (Python keeps them as lone surrogates), no control characters."""
+    for ch in value:
+        cp = ord(ch)
+        if 0xDC80 <= cp <= 0xDCFF:
+            raise PipelineError(f"{what}: byte 0x{cp - 0xDC00:02x} is not UTF-8", rule="ZS-OPT-001")
+        if 0xD800 <= cp <= 0xDFFF or _CONTROL.match(ch) or ch in "\t\n\r":
+            raise PipelineError(f"{what}: character U+{cp:04X} (a control character) is not "
+                                "allowed", rule="ZS-OPT-001")
+    return value
+
+
+_SIDECAR_MAX = 1024 * 1024
 
 
 def _sidecar(path: str) -> dict:
-    """Header metadata an editor keeps beside the source: `<stem>.meta.json`."""
+    """Header metadata an editor keeps beside the source: `<stem>.meta.json`, an object whose
+    values are strings (work, juan, section, note)."""
     side = os.path.splitext(path)[0] + ".meta.json"
     if not os.path.exists(side):
         return {}
+    data = files.read_regular(side, _SIDECAR_MAX)
     try:
-        with open(side, encoding="utf-8") as f:
-            data = json.load(f)
-    except (OSError, ValueError) as e:
-        raise PipelineError(f"bad metadata sidecar: {e}", side) from None
-    if not isinstance(data, dict):
-        raise PipelineError("bad metadata sidecar: expected a JSON object", side)
-    return data
+        meta = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as e:
+        raise PipelineError(f"bad metadata sidecar: {e}", side, rule="ZS-SRC-002") from None
+    if not isinstance(meta, dict) or not all(isinstance(v, str) for v in meta.values()):
+        raise PipelineError("bad metadata sidecar: expected a JSON object of strings", side,
+                            rule="ZS-SRC-002")
+    for k, v in meta.items():
+        try:
+            check_text(v, f"{k!r}")
+        except PipelineError as e:
+            raise PipelineError(f"bad metadata sidecar: {e.message}", side, rule="ZS-SRC-002") from None
+    return meta

@@ -10,7 +10,7 @@ import re
 from lxml import etree
 
 from . import __version__, persons
-from .chars import PLACEHOLDERS
+from .chars import SUSPECT, UNICODE_VERSION, glyph_kind
 from .model import (AN, JING, MARK, QUE, SHU, TEXTUAL, TRANSLATION, XIAOZHU, YINYI,
                     YISHU, ZHU, Div, Document, Fw, Piece, Shu, SmallNote, Token, Translation, Unit,
                     YishuBlock)
@@ -63,9 +63,16 @@ _TRUSTED = etree.XMLParser(huge_tree=True, collect_ids=False)
 _TEXT_MARK = "\ue000ZHUSHU-BODY\ue000"           # where the body goes in the serialised skeleton
 _OPEN = {k: f"<{n}>" if t is None else f'<{n} type="{t}">' for k, (n, t) in INLINE.items()}
 _CLOSE = {k: f"</{n}>" for k, (n, _) in INLINE.items()}
-_SPECIAL = re.compile("[" + re.escape("".join(sorted(PLACEHOLDERS))) + "\ue000-\uf8ff]")
+# Characters that may need a <g> (placeholders, private use, U+FFFD, unassigned code points);
+# chars.glyph_kind decides for each one found.
+_SPECIAL = re.compile("[" + SUSPECT + "]")
 # What put must do more than copy: markup characters to escape, and the _SPECIAL ones.
-_ATTENTION = re.compile("[&<>" + re.escape("".join(sorted(PLACEHOLDERS))) + "\ue000-\uf8ff]")
+_ATTENTION = re.compile("[&<>" + SUSPECT + "]")
+# How the header describes each kind of <g>.
+_GLYPH_NAMES = {
+    "placeholder": "placeholder for a missing character",
+    "lost": "a character lost before conversion (U+FFFD, the decoder's replacement character)",
+}
 
 
 def glyph_id(ch: str) -> str:
@@ -146,8 +153,11 @@ class _Writer:
         ch = m.group()
         g = self.glyphs.get(ch)                 # a file uses few, most of them many times
         if g is None:
-            kind = ' type="placeholder"' if ch in PLACEHOLDERS else ""
-            g = self.glyphs[ch] = f'<g ref="#{glyph_id(ch)}"{kind}>{ch}</g>'
+            kind = glyph_kind(ch)
+            if kind is None:                    # an ordinary character beyond the BMP
+                return ch
+            attr = ' type="placeholder"' if kind == "placeholder" else ""
+            g = self.glyphs[ch] = f'<g ref="#{glyph_id(ch)}"{attr}>{ch}</g>'
         return g
 
     def el(self, tag: str, text: str | None = None, **attrs) -> None:
@@ -320,17 +330,22 @@ class _Writer:
         if d.head is not None:
             self.el("head", d.head.text, type=d.head.kind, xml_id=d.head.id or None)
             self.out.append("\n")
-        for b in d.blocks:
+        self.blocks(d.blocks)
+        for t in d.trailers:
+            if t.before:                        # notes and furniture between two closings
+                self.blocks(t.before)
+            self.el("trailer", t.text, xml_id=t.id or None)
+            self.out.append("\n")
+        self.out.append("</div>\n")
+
+    def blocks(self, blocks: list) -> None:
+        for b in blocks:
             handler = self.BLOCKS.get(type(b))
             if handler is None:
                 if self.report:
                     self.report.error("ZS-TEI-UNPLACED", f"the TEI writer cannot place a {type(b).__name__}")
                 continue
             handler(self, b)
-        for t in d.trailers:
-            self.el("trailer", t.text, xml_id=t.id or None)
-            self.out.append("\n")
-        self.out.append("</div>\n")
 
     # A Head only opens a div (TEI admits no head between blocks): a heading in the middle of
     # a 卷 opens a nested section div.
@@ -400,8 +415,11 @@ class _Writer:
             cd = _el(ed, "charDecl")
             for ch in sorted(self.glyphs):
                 g = _el(cd, "glyph", xml_id=glyph_id(ch))
-                _el(g, "localProp", name="name", value="placeholder for a missing character"
-                    if ch in PLACEHOLDERS else f"private use character U+{ord(ch):04X}")
+                kind = glyph_kind(ch)
+                name = _GLYPH_NAMES.get(kind) or (
+                    f"private use character U+{ord(ch):04X}" if kind == "private" else
+                    f"U+{ord(ch):04X}, a code point Unicode {UNICODE_VERSION} does not assign")
+                _el(g, "localProp", name="name", value=name)
                 _el(g, "mapping", ch, type="standard")
         pd = _el(h, "profileDesc")
         lu = _el(pd, "langUsage")

@@ -4,32 +4,36 @@
 """
 from __future__ import annotations
 
+import bisect
 import functools
 import os
+import re
 from dataclasses import dataclass
 from typing import Iterator
 
-from .errors import PipelineError
-from . import resources, xmlsafe
+from lxml import etree
+
+from . import files, resources, xmlsafe
+from .errors import EXIT_INVALID, EXIT_OK, EXIT_UNUSABLE, PipelineError, located, one_line
+from .limits import MAX_ISSUES_PER_FILE, Limits
 
 
 @dataclass(slots=True, frozen=True)
 class Issue:
     file: str
-    line: int
+    line: int           # 0: no position (the file as a whole)
     col: int
     level: str          # error | warning | fatal (the file is unusable)
     rule: str
     message: str
 
     def __str__(self) -> str:
-        return f"{self.file}:{self.line}:{self.col}: {self.level}: {self.rule}: {self.message}"
+        return located(self.file, self.line, self.col, self.level, self.rule, self.message)
 
 
 @functools.cache
 def schema():
     """schema/zhushu.xsd, compiled once (it imports schema/xml.xsd from beside it)."""
-    from lxml import etree
     return etree.XMLSchema(etree.parse(resources.path("schema", "zhushu.xsd")))
 
 
@@ -45,85 +49,117 @@ def structure(tree, data: bytes | None = None) -> Iterator[tuple]:
     XSD validators honour xsi:type and xsi:nil, and accept xsi:schemaLocation on any element;
     our TEI uses none of them, and the schema blocks type substitution (blockDefault="#all"),
     but the document is closed, so they are refused here. The tree is searched only when the
-    bytes hold the namespace name, or a character reference that could spell it (`data`
-    None: always)."""
+    bytes could hold the namespace name: always, unless they are UTF-8 and hold neither the
+    name nor a character reference that could spell it (`data` None: always)."""
     xsd = schema()
     if not xsd.validate(tree):
         for err in xsd.error_log:
             # libxml2 names elements {namespace}name: TEI's names read better bare
             msg = err.message.replace(_TEI_NS, "").replace(_XML_NS, "xml:")
             yield None, err.line, msg
-    from . import rules
-    for el, message in rules.variants(tree.getroot()):
+    from . import variants
+    for el, message in variants.variants(tree.getroot()):
         yield el, el.sourceline or 0, message
-    if data is None or _XSI in data or b"&#" in data:
+    if data is None or _XSI in data or b"&#" in data or not xmlsafe.is_plain_utf8(data):
         for at in _xsi_attributes()(tree):
             el = at.getparent()
             yield el, el.sourceline or 0, f"attribute xsi:{at.attrname.rsplit('}', 1)[-1]} is not allowed"
 
 
-@dataclass(frozen=True)
-class Limits:
-    """Bounds on untrusted input (see xmlsafe.parse_bytes)."""
-    max_bytes: int = xmlsafe.MAX_BYTES
-    max_depth: int = xmlsafe.MAX_DEPTH
-
-
 def iter_issues(path: str, limits: Limits = Limits()) -> Iterator[Issue]:
+    """The problems of one file, in the order the checks find them: a refusal of the file as
+    unusable (one `fatal` issue), or the schema's findings, then the rules'. At most
+    MAX_ISSUES_PER_FILE are given with their positions; one more issue counts the rest."""
     try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except IsADirectoryError:
-        yield Issue(path, 0, 0, "fatal", "ZS-XML-000", "is a directory")
-        return
-    except OSError as e:
-        yield Issue(path, 0, 0, "fatal", "ZS-XML-000", f"cannot read: {e.strerror}")
-        return
-    try:
-        tree = xmlsafe.parse_bytes(data, path, limits.max_bytes, limits.max_depth)
+        data = files.read_regular(path, limits.max_bytes)
+        tree = xmlsafe.parse(data, path, limits)
     except PipelineError as e:
-        yield Issue(path, e.line or 0, e.col or (1 if e.line else 0), "fatal", "ZS-XML-001", e.message)
+        yield Issue(path, e.line or 0, e.col or (1 if e.line else 0), "fatal", e.rule, e.message)
         return
-    locate = _Locator(data)
+    findings, more = [], 0
+    for finding in _findings(tree, data):
+        if len(findings) < MAX_ISSUES_PER_FILE:
+            findings.append(finding)
+        else:
+            more += 1
+    locate = _Locator(tree, data, [el for el, *_ in findings if el is not None])
+    for el, line, level, rule, message in findings:
+        if el is not None:
+            line, col = locate(el)
+        else:                                   # libxml2's schema errors give a line only
+            col = 1 if line else 0
+        yield Issue(path, line, col, level, rule, one_line(message))
+    if more:
+        yield Issue(path, 0, 0, "error", "ZS-LIMIT-001",
+                    f"{more} more problems in this file not shown (at most {MAX_ISSUES_PER_FILE} are)")
+
+
+def _findings(tree, data: bytes) -> Iterator[tuple]:
+    """(element or None, line, level, rule, message) from the schema, then the rules."""
     for el, line, message in structure(tree, data):
-        # a variant's finding names its element, whose column is found in the bytes; libxml2's
-        # own errors give a line only
-        col = locate(el)[1] if el is not None else 1
-        yield Issue(path, line, col, "error", "ZS-SCHEMA-001", message)
+        yield el, line, "error", "ZS-SCHEMA-001", message
     from . import rules
     for el, level, rule, message in rules.check(tree):
-        line, col = locate(el)
-        yield Issue(path, line, col, level, rule, message)
+        yield el, 0, level, rule, message
 
 
 @functools.cache
 def _xsi_attributes():
-    from lxml import etree
     return etree.XPath("//@*[namespace-uri() = 'http://www.w3.org/2001/XMLSchema-instance']")
 
 
 class _Locator:
-    """Line and column of an element: lxml knows the line; the column is found in the raw bytes."""
+    """Line and column of the elements problems are reported on. lxml knows an element's line
+    but not its column, so the start tags are found in the document's text, in one pass when
+    the first position is asked: the n-th start tag of the text is the n-th element of the tree
+    (comments, CDATA sections and processing instructions are passed over, and no attribute
+    value or text can hold a raw '<'). One pass, whatever the number of problems: a search per
+    problem on a document of one long line would cost the line's length each time."""
 
-    def __init__(self, data: bytes):
-        self.data = data
-        self._lines: list[bytes] | None = None
+    _MARKUP = re.compile(r"<!--.*?-->|<!\[CDATA\[.*?\]\]>|<\?.*?\?>|<(?![/!?])", re.S)
+
+    def __init__(self, tree, data: bytes, wanted: list):
+        self.tree, self.data, self.wanted = tree, data, wanted
+        self._at: dict | None = None
+
+    def _index(self) -> dict:
+        wanted = set(self.wanted)
+        ordinal: dict = {}
+        for i, el in enumerate(self.tree.getroot().iter(etree.Element)):
+            if el in wanted:
+                ordinal[el] = i
+        text = xmlsafe.decoded(self.data)
+        starts = [m.start() for m in self._MARKUP.finditer(text) if m.group() == "<"]
+        line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
+        at = {}
+        for el, i in ordinal.items():
+            if i < len(starts):
+                off = starts[i]
+                k = bisect.bisect_right(line_starts, off) - 1
+                at[el] = (k + 1, off - line_starts[k] + 1)
+        return at
 
     def __call__(self, el) -> tuple[int, int]:
-        line = el.sourceline or 0
-        if not line:
-            return 0, 0
-        if self._lines is None:
-            self._lines = self.data.split(b"\n")
-        raw = self._lines[line - 1] if line <= len(self._lines) else b""
-        xid = el.get("{http://www.w3.org/XML/1998/namespace}id")
-        at = raw.find(f'xml:id="{xid}"'.encode()) if xid else -1
-        if at == -1:
-            local = el.tag.rsplit("}", 1)[-1].encode()
-            at = raw.find(b"<" + local)
-        else:
-            at = raw.rfind(b"<", 0, at)
-        return line, (len(raw[:at].decode("utf-8", "replace")) + 1) if at >= 0 else 1
+        if self._at is None:
+            self._at = self._index()
+        return self._at.get(el) or (el.sourceline or 0, 1 if el.sourceline else 0)
+
+
+# A list of paths (`git diff --name-only`) is small; a stream that is not one (/dev/zero) is
+# refused at this size rather than read forever.
+MAX_PATH_LIST = 16 * 1024 * 1024
+
+
+def paths_from_stdin(stream) -> list[str]:
+    """`-` stands for the paths listed on stdin, one per line; only .xml ones are kept from it
+    (a `git diff --name-only` lists every changed file), and a listed file that no longer
+    exists is no error (a deletion)."""
+    data = stream.read(MAX_PATH_LIST + 1)
+    if len(data) > MAX_PATH_LIST or b"\x00" in data:
+        raise PipelineError(f"standard input is not a list of paths (NUL bytes, or over "
+                            f"{MAX_PATH_LIST // (1024 * 1024)} MB)", "<stdin>", rule="ZS-IO-001")
+    listed = [line.strip() for line in data.decode("utf-8", "surrogateescape").splitlines()]
+    return [p for p in listed if p.endswith(".xml") and os.path.lexists(p)]
 
 
 def _issues_of(args) -> list[Issue]:
@@ -162,10 +198,10 @@ def _size(path: str) -> int:
 
 def exit_code(issues: list[Issue], strict: bool = False) -> int:
     if any(i.level == "fatal" for i in issues):
-        return 2
+        return EXIT_UNUSABLE
     if any(i.level == "error" or (strict and i.level == "warning") for i in issues):
-        return 1
-    return 0
+        return EXIT_INVALID
+    return EXIT_OK
 
 
 def is_valid(path: str) -> bool:

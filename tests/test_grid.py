@@ -7,9 +7,8 @@ import unicodedata
 import pytest
 from lxml import etree, html
 
-from pipeline import resources
-from pipeline.pdf import print_html
-from pipeline.render import Renderer
+
+from pipeline.pdf import print_html, print_renderer
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 TEIS = sorted((ROOT / "tei").glob("*.xml"))
@@ -31,7 +30,7 @@ def width(c, small=False):
 
 
 def render(tei_path, **params):
-    return html.fromstring(print_html(str(tei_path), Renderer(resources.path("xslt", "print.xsl"), params)))
+    return html.fromstring(print_html(str(tei_path), print_renderer(params)))
 
 
 def lines_of(doc):

@@ -281,7 +281,7 @@ def _detect_plain(text: str) -> tuple[str, str]:
     (score, why), best = scored[0]
     if score < 0.2:
         raise PipelineError("cannot tell the layout (" + "; ".join(
-            f"{n}: {w}" for (s, w), n in scored) + "); give --format", "")
+            f"{n}: {w}" for (s, w), n in scored) + "); give --format", "", rule="ZS-CONV-LAYOUT")
     return best, why
 
 

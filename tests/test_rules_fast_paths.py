@@ -1,28 +1,31 @@
 """The validator's shortcuts accept only what the full checks accept.
 
-ZS-SHU-001 takes a quote the text repeats verbatim without squeezing either, and ZS-YINYI-001
-a head the text holds as it stands; both must agree with anchoring.agrees and
-anchoring.matches on every text, including the abbreviations (以下, 云云) and punctuation that
-squeezing drops.
+ZS-SHU-001 compares a first … last lemma with the edges of its span only, and rejects a single
+quote at once when the span is several times its length; ZS-YINYI-001 takes a head the text
+holds as it stands. Each must agree with anchoring.agrees and anchoring.matches on every text,
+including the abbreviations (以下, 云云) and punctuation that squeezing drops.
 """
+import random
+
 from pipeline.anchoring import agrees, matches, squeeze
-from pipeline.rules import _verbatim
+from pipeline.rules import _agrees
 
 from test_matching import random_texts
 
 ALPHABET = "甲乙以已下云，。“”　?"
 
 
-def test_a_verbatim_quote_agrees_as_agrees_says():
-    taken = 0
-    for t in random_texts(21, ALPHABET, 24) + ["甲乙以下", "甲云云", "以下。", "甲，"]:
-        if t and _verbatim(t, [t]):
-            taken += 1
-            assert agrees(t, [t]), t
-    assert taken > 1000                     # the shortcut is taken, not dead code
-    # a quote ending in an abbreviation is left to agrees, which drops it
-    assert not _verbatim("甲乙以下", ["甲乙以下"]) and not agrees("甲乙以下", ["甲乙以下"])
-    assert not _verbatim("甲乙", ["甲乙", "乙"])      # two quotes: first … last, not the shortcut
+def test_edges_of_a_span_agree_as_the_whole_span_does():
+    rng = random.Random(24)
+    spans = random_texts(21, ALPHABET, 400, 400) + random_texts(25, ALPHABET, 12, 400)
+    checked = 0
+    for t in spans:
+        for quotes in ([t[:2], t[-2:]], [t[:5], t[-3:]], [t], [t[:3]], [t[1:]],
+                       [t[:rng.randint(1, 4)] + "，", "。" + t[-rng.randint(1, 4):]]):
+            if all(quotes):
+                checked += 1
+                assert _agrees(t, quotes) == agrees(t, quotes), (t, quotes)
+    assert checked > 1000
 
 
 def test_a_head_held_as_it_stands_is_found_by_matches():

@@ -43,6 +43,10 @@
   <xsl:param name="cells" as="xs:integer" select="0"/>
   <!-- lines per page; 0: as many as fit at a line pitch of 1.5 cells -->
   <xsl:param name="lines" as="xs:integer" select="0"/>
+  <!-- the print style sheet (assets/print.css), copied into the document so that it stands
+       alone. Zhushu passes it in: once the stylesheet is compiled, Saxon may read no file
+       (pipeline/render.py); run by hand, the default reads it from beside the stylesheet -->
+  <xsl:param name="print-css" as="xs:string" select="unparsed-text('assets/print.css')"/>
 
   <xsl:variable name="vertical" as="xs:boolean" select="$layout ne 'horizontal'"/>
   <!-- the room for a line and the breadth across the lines, inside the margins -->
@@ -79,7 +83,7 @@
         <title><xsl:value-of select="zs:title(.)"/></title>
         <style>
           <xsl:value-of select="zs:page-css($blocks, zs:running-head(., ''))"/>
-          <xsl:value-of select="unparsed-text('assets/print.css')"/>
+          <xsl:value-of select="$print-css"/>
         </style>
       </head>
       <body>

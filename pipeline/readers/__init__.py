@@ -25,7 +25,7 @@ def detect(text: str, name: str = "") -> tuple[str, str]:
     (score, why), best = scored[0]
     if score < 0.2:
         raise PipelineError("cannot tell the layout (" + "; ".join(
-            f"{n}: {w}" for (s, w), n in scored) + "); give --format", name)
+            f"{n}: {w}" for (s, w), n in scored) + "); give --format", name, rule="ZS-CONV-LAYOUT")
     return best, why
 
 
@@ -33,4 +33,5 @@ def get(name: str):
     try:
         return READERS[name]
     except KeyError:
-        raise PipelineError(f"unknown format {name!r}; known: {', '.join(sorted(READERS))}") from None
+        raise PipelineError(f"unknown format {name!r}; known: {', '.join(sorted(READERS))}",
+                            rule="ZS-OPT-001") from None

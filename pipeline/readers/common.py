@@ -17,7 +17,8 @@ from .. import persons
 from ..anchoring import resolve_group
 from ..chars import Q_CLOSE, Q_OPEN, QUOTE_MARKS, WHITESPACE
 from ..located import Located
-from ..model import Div, Document, Fw, Head, Meta, Pos, Shu, Unit, YishuBlock, assign_ids
+from ..model import (Div, Document, Fw, Head, Meta, Pos, Shu, Translation, Unit, YishuBlock,
+                     assign_ids)
 from ..report import Report
 from ..shu import MARK, looks_like_shu, mark_text, opens_body, parse_block, resp_for, starts_section
 from ..source import Source
@@ -32,6 +33,8 @@ _QUOTE = Q_OPEN + "[^" + QUOTE_MARKS + "]*" + Q_CLOSE
 _LEMMA_ONLY = re.compile("(?:注|註)?" + _QUOTE + "(?:至" + _QUOTE + ")?[。，]?○*")
 
 RawLine = tuple[int, int, str]                 # line number, column of first char, stripped text
+# The blocks TEI can close with a trailer (written as <ab>: model.common); notes and fw are not.
+_CLOSABLE = frozenset((Unit, Translation))
 
 
 def juan_line(s: str) -> re.Match | None:
@@ -161,22 +164,43 @@ class Builder:
             self.div.blocks.append(b)
 
     def closing(self, text: str, pos: Pos) -> None:
-        """右…: closes the section of the blocks since the last closing, and names it. A
-        closing with nothing new to close joins the closings of the section before (TEI has
-        no empty section); with no section at all it is kept as furniture."""
-        if self.closing_div is not None:
-            self.closing_div.trailers.append(Head(text, pos, "closing"))
-            self.last_closed, self.closing_div = self.closing_div, None
+        """右…: closes the section of the blocks since the last closing, and names it. TEI
+        admits a trailer only after a block (<ab>: a 經 unit or a translation line; notes and
+        furniture are not blocks), so a closing with no block since the last closing joins the
+        closings of the section before, with the notes and furniture printed since between
+        them (TEI allows those after a trailer); with no section before, it is kept as
+        furniture after them."""
+        head = Head(text, pos, "closing")
+        open_div = self.closing_div
+        self.closing_div = None
+        if open_div is not None and any(type(b) in _CLOSABLE for b in open_div.blocks):
+            open_div.trailers.append(head)
+            self.last_closed = open_div
         elif self.last_closed is not None:
-            self.last_closed.trailers.append(Head(text, pos, "closing"))
+            # What follows the section before in its parent (furniture, then the open section,
+            # if any) moves in between its closings: nothing else can follow a closed section.
+            blocks = self.div.blocks
+            at = next(i for i in range(len(blocks) - 1, -1, -1) if blocks[i] is self.last_closed) + 1
+            between = []
+            for b in blocks[at:]:
+                between += b.blocks if b is open_div else [b]
+            del blocks[at:]
+            head.before = between or None
+            self.last_closed.trailers.append(head)
+        elif open_div is not None:
+            # not last_closed: a closing after this one could not be its trailer either
+            open_div.blocks.append(Fw(text, pos, "title"))
         else:
             self.furniture(Fw(text, pos, "title"))
 
     def furniture(self, fw: Fw) -> None:
-        """A furniture line: it stays in the text, between the blocks, marked as such."""
+        """A furniture line: it stays in the text, between the blocks, marked as such (inside
+        the open section, if any: the blocks after it go there too)."""
         self.close_group()
         if self.div is None:
             self.pending_front.append(fw)
+        elif self.closing_div is not None:
+            self.closing_div.blocks.append(fw)
         else:
             self.div.blocks.append(fw)
 

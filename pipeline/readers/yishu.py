@@ -187,6 +187,7 @@ class _Reader:
         if closing:
             self.b.closing(s[closing.start():], Pos(n, col + closing.start()))
             self.last = None
+            self.block = None                      # the closing ends it: nothing extends it after
         self.last_line = n
         self.crossed = False
 
@@ -197,6 +198,7 @@ class _Reader:
             self.b.furniture(fw)
             self.repeats.append(n)
             self.line_block[n] = fw
+            self.crossed = True                    # a page edge: see _continue
             return
         if kind:
             fw = Fw(s, pos, kind)
@@ -204,6 +206,7 @@ class _Reader:
             if kind == "catalogue":
                 self.b.classification = CATALOGUE.match(s).group("cls")
             self.printed[s] = self.line_block[n] = fw
+            self.crossed = True
             return
         m = juan_line(s)
         if m:
@@ -272,7 +275,8 @@ class _Reader:
         if prev is not None and not self.crossed:
             self._comment(n, s, masked, pos)
             return
-        # across a translation run, or with nothing before it in the file: a block of its own
+        # across a translation run or furniture (written after the block: extending the block
+        # would move the line before them), or with nothing before it: a block of its own
         category = prev.category if prev is not None else "detached"
         block = YishuBlock(category, "", [], pos, target=self.unit, prev=prev)
         self.b.block(block)

@@ -39,8 +39,9 @@ CASES = {
     "ZS-TEXT-002": ("ZS-TEXT-002", lambda t: t.replace("及委，则致积。", "及委，则\ufffd积。"), "\ufffd"),
     "ZS-CHAR-001": ("ZS-CHAR-001", lambda t: t.replace("及委，则致积。", "及委，则\ue123积。"), "\ue123"),
     "ZS-HDR-001": ("ZS-HDR-001", lambda t: t.replace('<title type="juan">卷一</title>', ''), "<teiHeader>"),
-    "ZS-XML-001-1": ("ZS-XML-001", lambda t: t.replace("</TEI>", ""), None),
-    "ZS-XML-001-2": ("ZS-XML-001", lambda t: t.replace("<TEI ", '<?xml-stylesheet href="x.xsl"?>\n<TEI ', 1), "xml-stylesheet"),
+    "ZS-XML-001": ("ZS-XML-001", lambda t: t.replace("</TEI>", ""), None),
+    "ZS-XML-002": ("ZS-XML-002", lambda t: t.replace("<TEI ", '<!DOCTYPE TEI [<!ENTITY x "x">]>\n<TEI ', 1), "<!DOCTYPE"),
+    "ZS-XML-003": ("ZS-XML-003", lambda t: t.replace("<TEI ", '<?xml-stylesheet href="x.xsl"?>\n<TEI ', 1), "xml-stylesheet"),
 }
 
 

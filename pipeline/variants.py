@@ -1,0 +1,282 @@
+"""The structure XSD 1.0 cannot state: an element whose attributes and content depend on its
+@type, or on its place among elements of the same name (schema/README.md). `validate.structure`
+reports these findings with the schema's own, as ZS-SCHEMA-001.
+"""
+from __future__ import annotations
+
+import re
+
+TEI = "{http://www.tei-c.org/ns/1.0}"
+XML_ID = "{http://www.w3.org/XML/1998/namespace}id"
+XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
+_NOTE, _SEG, _P, _MENTIONED, _TERM, _LABEL = (f"{TEI}note", f"{TEI}seg", f"{TEI}p", f"{TEI}mentioned",
+                                              f"{TEI}term", f"{TEI}label")
+ANCHOR = f"{TEI}anchor"
+
+# schema/zhushu.xsd gives an element whose attributes and content depend on its @type (or on its
+# place among elements of the same name) the union of its variants; these checks narrow each
+# element to its variant. The schema has already checked the union: names and values of the
+# attributes, names and order of the children, so each check here only forbids what its variant
+# lacks. Only the top of the body is walked (divs, their blocks and notes, the children of
+# those), not every element. Findings are structural: ZS-SCHEMA-001, like the schema's own.
+
+_AB, _FW, _DIV, _G = f"{TEI}ab", f"{TEI}fw", f"{TEI}div", f"{TEI}g"
+_PERSNAME = f"{TEI}persName"
+_SHU_SUBTYPES = (None, "detached")
+_YISHU_SUBTYPES = frozenset(("zhengyi", "bianzheng", "tonglun", "yulun", "cunyi", "cunyi2", "zonglun",
+                             "detached"))
+# the names the layers use, which a later layer's note may not take as its @type
+_RESERVED = frozenset(("jing", "zhu", "yinyi", "shu", "que", "detached", "chuwen", "mark", "sublemma",
+                       "textual", "an", "xiaozhu", "quoted", "yishu", "zhengyi", "bianzheng", "tonglun",
+                       "yulun", "cunyi", "cunyi2", "zonglun", "copy", "category"))
+_PLAIN_SMALL = frozenset(("textual", "an", "xiaozhu", "shu"))
+_CIT, _QUOTE, _GAP, _CORRESP = f"{TEI}cit", f"{TEI}quote", f"{TEI}gap", "corresp"
+_NOT_ON_SMALL = ("target", _CORRESP, XML_LANG)          # what a small or plain note may not have
+_NOT_ON_YISHU = ("resp", "targetEnd", _CORRESP, XML_LANG)
+_NOT_IN_SMALL_GLOSS = frozenset((ANCHOR, _CIT, _QUOTE))
+_NOT_IN_SHU = frozenset((_G, ANCHOR, _TERM, _MENTIONED))
+_NOT_IN_QUOTATION = frozenset((ANCHOR, _CIT, _QUOTE))
+_P_YISHU_KEYS, _P_YISHU_KEYS_RESP = [XML_ID], [XML_ID, "resp"]
+_TRANSLATION_LANGS = ("zh-Hans", "zh-Hant")
+_GLYPH_ID = re.compile(r"zs-g[0-9A-F]{4,6}\Z")
+_SHA256 = re.compile(r"[0-9a-f]{64}\Z")
+_TITLES = re.compile(r"main(?: work)?(?: juan)?\Z")
+
+
+def _name(el) -> str:
+    """note[@type='shu'], for messages."""
+    kind = el.get("type")
+    return el.tag.rsplit("}", 1)[-1] + (f"[@type={kind!r}]" if kind is not None else "")
+
+
+def _local(tag: str) -> str:
+    return tag.rsplit("}", 1)[-1]
+
+
+def _attr_name(a: str) -> str:
+    return "xml:" + _local(a) if a.startswith("{") else a
+
+
+# These checks visit a few thousand elements per MB, so each is written for the common, valid
+# case: a handful of attribute reads and a loop over the children in plain Python (lxml's
+# multi-tag filters cost more to set up than the loop), findings appended to `out`.
+
+def variants(root) -> list[tuple]:
+    """(element, message) for each element that fits the schema's union but not its variant."""
+    out: list[tuple] = []
+    if root.get(XML_LANG) != "lzh":
+        out.append((root, "TEI/@xml:lang must be 'lzh'"))
+    header = root.find(f"{TEI}teiHeader")
+    if header is not None:
+        _header_variants(header, out)
+    for person in root.iterfind(f"{TEI}standOff/{TEI}listPerson/{TEI}person"):
+        _person(person, out)
+    body = root.find(f"{TEI}text/{TEI}body")
+    if body is not None:
+        for div in body.iterchildren(_DIV):
+            _div(div, out)
+    return out
+
+
+def _header_variants(h, out: list) -> None:
+    titles = h.findall(f"{TEI}fileDesc/{TEI}titleStmt/{TEI}title")
+    if titles and not _TITLES.match(" ".join(t.get("type") or "" for t in titles)):
+        out.append((titles[0], "titleStmt has a main title, then optional work and juan titles, each once"))
+    idnos = h.findall(f"{TEI}fileDesc/{TEI}sourceDesc/{TEI}bibl/{TEI}idno")
+    if len(idnos) == 2:
+        if [i.get("type") for i in idnos] != ["filename", "sha256"]:
+            out.append((idnos[0], "the source is named by an idno of type filename, then one of type sha256"))
+        elif not _SHA256.match(idnos[1].text or ""):
+            out.append((idnos[1], "idno[@type='sha256'] is 64 lower-case hex digits"))
+    for i, tax in enumerate(h.iterfind(f"{TEI}encodingDesc/{TEI}classDecl/{TEI}taxonomy")):
+        want, content = (("zs-types", f"{TEI}category"), ("siku", f"{TEI}desc"))[min(i, 1)]
+        first = next(tax.iterchildren("*"), None)
+        if tax.get(XML_ID) != want or first is None or first.tag != content:
+            out.append((tax, "the first taxonomy is zs-types, with categories; the second siku, with a desc"))
+    for glyph in h.iterfind(f"{TEI}encodingDesc/{TEI}charDecl/{TEI}glyph"):
+        if not _GLYPH_ID.match(glyph.get(XML_ID) or ""):
+            out.append((glyph, "glyph/@xml:id is zs-g and 4 to 6 upper-case hex digits"))
+
+
+def _person(person, out: list) -> None:
+    names = person.findall(_PERSNAME)
+    first = names[0] if names else None
+    if first is not None and (first.get(XML_LANG) is None or first.get("type") is not None
+                              or first.find(f"{TEI}surname") is None or (first.text or "").strip()
+                              or any((c.tail or "").strip() for c in first)):
+        out.append((first, "a person's first persName has @xml:lang and the name parts (surname …) only"))
+    if len(names) > 1:
+        full = names[1]
+        if full.get("type") != "full" or full.get(XML_LANG) is not None or len(full) or not full.text:
+            out.append((full, "a person's second persName is the full name as text, @type='full'"))
+    else:
+        note = person.find(f"{TEI}note")
+        if note is not None and not note.text:
+            out.append((note, "a person declared from the text has a note saying so"))
+
+
+def _div(div, out: list) -> None:
+    for el in div.iterchildren("*"):
+        tag = el.tag
+        if tag == _AB:
+            _ab(el, out)
+        elif tag == _NOTE:
+            _note_div(el, out)
+        elif tag == _DIV:
+            _div(el, out)
+        elif tag == _FW and (el.get("subtype") is None) != (el.get("sameAs") is None):
+            out.append((el, "fw[@subtype='repeat'] and @sameAs go together"))
+
+
+def _ab(ab, out: list) -> None:
+    if ab.get("type") == "jing":
+        if ab.get("subtype") is not None:
+            out.append((ab, "ab[@type='jing'] may not have @subtype"))
+        for c in ab:
+            tag = c.tag
+            if tag == _NOTE:
+                _note_inline(c, False, out)
+            elif tag == _G:
+                out.append((c, "g is not allowed directly in ab[@type='jing'] (only in its seg and notes)"))
+            elif tag == _LABEL and c.get(XML_ID) is None:
+                out.append((c, "a label in ab[@type='jing'] has an xml:id"))
+        return
+    if ab.get(XML_LANG) not in _TRANSLATION_LANGS:
+        out.append((ab, "ab[@type='translation'] has @xml:lang 'zh-Hans' or 'zh-Hant'"))
+    for i, c in enumerate(ab.iterchildren("*")):
+        tag = c.tag
+        if tag == _NOTE:
+            _note_inline(c, True, out)
+        elif tag == _LABEL:
+            if i or (ab.text or "").strip() or c.get(XML_ID) is not None:
+                out.append((c, "ab[@type='translation'] may open with a label, without an xml:id"))
+        elif tag == _SEG or tag == _GAP:
+            out.append((c, f"{_local(tag)} is not allowed in ab[@type='translation']"))
+
+
+def _note_inline(note, small: bool, out: list) -> None:
+    """A note inside a 經 passage (small=False), or inside a translation or a 義疏 quotation
+    (small: a 音義 note or a plain one)."""
+    kind = note.get("type")
+    if kind == "zhu" or kind == "yinyi":
+        if small and kind == "zhu":
+            out.append((note, "a 注 note is not allowed here (only small notes)"))
+        elif note.get("subtype") is not None:
+            out.append((note, f"{_name(note)} may not have @subtype"))
+        elif small:
+            _plain_attributes(note, out)
+            for c in note:
+                if c.tag in _NOT_IN_SMALL_GLOSS:
+                    out.append((c, f"{_local(c.tag)} is not allowed in a small {_name(note)}"))
+        return
+    if (note.get("subtype") is not None) != (kind == "shu"):
+        out.append((note, "only a quoted 疏, note[@type='shu'][@subtype='quoted'], has a @subtype"))
+    _plain_attributes(note, out)
+    for c in note:
+        if c.tag != _G and isinstance(c.tag, str):         # (a comment is no element)
+            out.append((c, f"{_local(c.tag)} is not allowed in {_name(note)} (text and g only)"))
+
+
+def _plain_attributes(note, out: list) -> None:
+    for a in _NOT_ON_SMALL:
+        if note.get(a) is not None:
+            out.append((note, f"a small {_name(note)} may not have @{_attr_name(a)}"))
+
+
+def _note_div(note, out: list) -> None:
+    kind = note.get("type")
+    if kind == "shu":
+        _shu_variant(note, out)
+    elif kind == "yishu" or kind == "an":
+        _yishu_variant(note, kind, out)
+    else:                                       # forward: a later layer's note
+        if kind in _RESERVED:
+            out.append((note, f"note[@type={kind!r}] is not allowed between the blocks"))
+        if note.get("prev") is not None:
+            out.append((note, f"{_name(note)} may not have @prev"))
+        for c in note:
+            tag = c.tag
+            if tag == _P:
+                _plain_p(c, note, out)
+            elif tag == _LABEL or tag == _NOTE:
+                out.append((c, f"{_local(tag)} is not allowed in {_name(note)}"))
+
+
+def _shu_variant(note, out: list) -> None:
+    if note.get("subtype") not in _SHU_SUBTYPES:
+        out.append((note, "note[@type='shu'] between the blocks has no @subtype, or 'detached'"))
+    if note.get(XML_ID) is None:
+        out.append((note, "note[@type='shu'] has an xml:id"))
+    if note.get("prev") is not None:
+        out.append((note, "note[@type='shu'] may not have @prev"))
+    text = bool((note.text or "").strip())
+    labels = []
+    for c in note:
+        tag = c.tag
+        if tag == _P:
+            _plain_p(c, note, out)
+        elif tag == _LABEL:
+            labels.append(c.get("type"))
+            if labels[-1] == "mark" and c.find(_MENTIONED) is not None:
+                out.append((c, "label[@type='mark'] holds text and g only"))
+        elif tag in _NOT_IN_SHU:
+            out.append((c, f"{_local(tag)} is not allowed in note[@type='shu']"))
+        if c.tail and not text:
+            text = bool(c.tail.strip())
+    if text:
+        out.append((note, "note[@type='shu'] may not hold text of its own"))
+    if labels and labels not in (["mark"], ["chuwen"], ["mark", "chuwen"]):
+        out.append((note, "a 疏 opens with an optional label of type mark, then one of type chuwen"))
+
+
+def _plain_p(p, note, out: list) -> None:
+    """A paragraph of a 疏 or of a later layer's note: as a block-level p."""
+    if p.get("resp") is not None:
+        out.append((p, f"p in {_name(note)} may not have @resp"))
+    for c in p:
+        if c.tag == _PERSNAME or c.tag == _NOTE:
+            out.append((c, f"{_local(c.tag)} is not allowed in a p of {_name(note)}"))
+
+
+def _yishu_variant(note, kind: str, out: list) -> None:
+    sub = note.get("subtype")
+    if kind == "yishu" and sub not in _YISHU_SUBTYPES:
+        out.append((note, f"note[@type='yishu'] has a @subtype of {', '.join(sorted(_YISHU_SUBTYPES))}"))
+    elif kind == "an" and sub is not None:
+        out.append((note, "note[@type='an'] may not have @subtype"))
+    if note.get(XML_ID) is None:
+        out.append((note, f"{_name(note)} has an xml:id"))
+    for a in _NOT_ON_YISHU:
+        if note.get(a) is not None:
+            out.append((note, f"{_name(note)} may not have @{_attr_name(a)}"))
+    text = bool((note.text or "").strip())
+    if not len(note):
+        out.append((note, f"{_name(note)} holds a label of type category, or quotations, or both"))
+    first = True                                # no element before (comments aside)
+    for c in note:
+        tag = c.tag
+        if tag == _P:
+            keys = c.keys()
+            if keys != _P_YISHU_KEYS and keys != _P_YISHU_KEYS_RESP:   # the usual two, at once
+                if XML_ID not in keys:
+                    out.append((c, "a quotation of a 義疏 block has an xml:id"))
+                for a in (_CORRESP, XML_LANG):
+                    if a in keys:
+                        out.append((c, f"a quotation of a 義疏 block may not have @{_attr_name(a)}"))
+            for cc in c:
+                if cc.tag == _NOTE:
+                    _note_inline(cc, True, out)
+                elif cc.tag in _NOT_IN_QUOTATION:
+                    out.append((cc, f"{_local(cc.tag)} is not allowed in a quotation of a 義疏 block"))
+                elif cc.tag == _PERSNAME and (c.text or "").strip():     # the schema puts it first
+                    out.append((cc, "a quotation of a 義疏 block opens with who said it (persName)"))
+        elif tag == _LABEL:
+            if c.get("type") != "category" or c.find(_MENTIONED) is not None or not first:
+                out.append((c, f"{_name(note)} opens with one label, of type category, of text and g"))
+        elif isinstance(tag, str):
+            out.append((c, f"{_local(tag)} is not allowed in {_name(note)}"))
+        first = first and not isinstance(tag, str)
+        if c.tail and not text:
+            text = bool(c.tail.strip())
+    if text:
+        out.append((note, f"{_name(note)} may not hold text of its own"))
