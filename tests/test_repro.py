@@ -10,7 +10,7 @@ import pytest
 from lxml import etree
 
 from conftest import ROOT
-from fuzzing.oracle import PROBLEM, problem_lines, run_cli, run_subprocess
+from fuzzing.oracle import match_problem, problem_lines, run_cli, run_subprocess
 
 REPRO = ROOT / "tests" / "fixtures" / "repro"
 TEI = "{http://www.tei-c.org/ns/1.0}"
@@ -20,7 +20,7 @@ def one_problem(err: str, path, level: str = "fatal") -> re.Match:
     """The single message line of a refusal: `PATH:LINE:COL: LEVEL: RULE: text`."""
     lines = [l for l in err.splitlines() if l.strip()]
     assert len(lines) == 1, f"expected one line, got {len(lines)}:\n{err}"
-    m = PROBLEM.match(lines[0])
+    m = match_problem(lines[0])
     assert m, f"not FILE:LINE:COL: LEVEL: RULE-ID: text: {lines[0]!r}"
     assert m["file"] == str(path) and m["level"] == level, lines[0]
     return m
@@ -127,7 +127,8 @@ def test_replacement_character_is_warned_and_kept_in_a_declared_g(tmp_path):
     col = text.index("\ufffd") - (text.rfind("\n", 0, text.index("\ufffd")) + 1) + 1
     conv, val, root = convert_and_validate(src, tmp_path)
     warned = [m for m in problem_lines(conv.err) if m["level"] == "warning"
-              and (m["file"], m["line"], m["col"]) == (str(src), str(line), str(col))]
+              and m.groupdict().get("file") == str(src)
+              and (m.groupdict().get("line"), m.groupdict().get("col")) == (str(line), str(col))]
     assert warned, f"no warning at {src}:{line}:{col}:\n{conv.err}"
     assert chars_outside_g(root, lambda c: c == "\ufffd") == []
     gs = [g for g in root.iter(TEI + "g") if g.text == "\ufffd"]

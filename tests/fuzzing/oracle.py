@@ -23,8 +23,16 @@ import traceback
 from dataclasses import dataclass, field
 
 EXIT_CODES = {0, 1, 2}
+# Issue 12 asks for `FILE:LINE:COL:` on every problem about a file (an empty source is
+# `FILE:1:1: fatal: …`); pipeline/errors.py leaves the position out where it has none
+# (`FILE: fatal: ZS-IO-001: …`). The oracle accepts both forms so that every other property is
+# tested on its own; tests/test_messages.py holds the one test that asks for the position, so
+# the choice is one test to settle, not seventy. Set True to make every check ask for it.
+POSITION_REQUIRED = False
 PROBLEM = re.compile(r"^(?P<file>.+?):(?P<line>\d+):(?P<col>\d+): (?P<level>fatal|error|warning): "
                      r"(?P<rule>ZS-[A-Z0-9]+(?:-[A-Z0-9]+)*): (?P<text>\S.*)$")
+POSITIONLESS = re.compile(r"^(?P<file>.+?): (?P<level>fatal|error|warning): "
+                          r"(?P<rule>ZS-[A-Z0-9]+(?:-[A-Z0-9]+)*): (?P<text>\S.*)$")
 NOFILE = re.compile(r"^zhushu: (?P<level>fatal|error|warning): (?P<rule>ZS-[A-Z0-9]+(?:-[A-Z0-9]+)*): "
                     r"(?P<text>\S.*)$")
 # What a malformed message looks like: a position prefix or our program name that the patterns
@@ -133,14 +141,22 @@ def run_subprocess(*args, input: bytes | None = None, timeout: float = 10.0, cwd
 
 
 # -- judging a run -------------------------------------------------------------------------------
+def match_problem(line: str) -> re.Match | None:
+    """A problem line's parts (file, line, col, level, rule, text), or None."""
+    m = PROBLEM.match(line) or NOFILE.match(line)
+    if m is None and not POSITION_REQUIRED and not line.startswith("zhushu: "):
+        m = POSITIONLESS.match(line)
+    return m
+
+
 def problem_lines(text: str) -> list[re.Match]:
-    return [m for m in (PROBLEM.match(l) or NOFILE.match(l) for l in text.splitlines()) if m]
+    return [m for m in map(match_problem, text.splitlines()) if m]
 
 
 def malformed_lines(text: str) -> list[str]:
     """Lines that are messages but not in the one-line form (or a traceback's)."""
     return [l for l in text.splitlines()
-            if l.strip() and not (PROBLEM.match(l) or NOFILE.match(l)) and _LOOKS_LIKE_MESSAGE.match(l)]
+            if l.strip() and not match_problem(l) and _LOOKS_LIKE_MESSAGE.match(l)]
 
 
 @dataclass
@@ -166,7 +182,8 @@ def check_run(run: Run, report_on_stdout: bool = False) -> list[Failure]:
     messages = run.err + ("\n" + run.text if report_on_stdout else "")
     bad = malformed_lines(run.err)
     if bad and not run.traceback:
-        out.append(Failure("message", f"zhushu {shown(run.args)}: not a one-line message: {bad[0][:300]!r}"))
+        why = "no LINE:COL" if POSITIONLESS.match(bad[0]) else "not a one-line message"
+        out.append(Failure("message", f"zhushu {shown(run.args)}: {why}: {bad[0][:300]!r}"))
     levels = {m["level"] for m in problem_lines(messages)}
     if run.code == 2 and not levels & {"fatal", "error"} and not run.traceback and not bad:
         out.append(Failure("message", f"zhushu {shown(run.args)}: exit 2 with no fatal or error line: "
