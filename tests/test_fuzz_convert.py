@@ -29,7 +29,8 @@ def explain(label, verdict):
 @given(st.randoms(use_true_random=False))
 def test_convert_keeps_the_contract_on_damaged_corpus_text(tmp_path_factory, rng):
     inp = mutations.make_input(rng, CORPUS)
-    v = check_convert(inp.data, str(tmp_path_factory.mktemp("fuzz")), run=run, intended=inp.intended)
+    v = check_convert(inp.data, str(tmp_path_factory.mktemp("fuzz")), run=run, intended=inp.intended,
+                      options=inp.options)
     assert v.ok, explain(inp.label, v)
 
 

@@ -1,5 +1,7 @@
 """Every reproducer `make fuzz` saved under tests/fuzz-found/ (NAME.bin, the input's bytes, and
-NAME.json, how it was made and what failed) is replayed: it must now keep the contract."""
+NAME.json, how it was made and what failed) is replayed: it must now keep the contract, and one
+saved for a conversion error (exit 1, e.g. ZS-CONV-LOSSLESS: a bug the self-check caught) must
+convert without one."""
 import json
 import pathlib
 
@@ -25,3 +27,5 @@ def test_a_saved_reproducer_now_keeps_the_contract(side, tmp_path):
     v = check_convert(data, str(tmp_path), run=lambda *a, **k: run_cli(*a, **k),
                       intended=meta.get("intended"), options=tuple(meta.get("options", ())))
     assert v.ok, f"{side.name} ({meta.get('steps')}):\n" + "\n".join(str(f) for f in v.failures)
+    if meta.get("expect_no_conversion_error"):
+        assert v.code != 1, f"{side.name} ({meta.get('steps')}): still a conversion error: {v.first_error}"

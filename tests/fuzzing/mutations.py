@@ -34,6 +34,9 @@ ODD = ["\ufeff", "\ufffd", "\u200b", "\u200d", "\u2028", "\u2029", "\u00a0", "\u
        "\U000e0001", "\U0001f600", "&", "<", ">", "]]>", "&amp;", "<!--", "-->", "<?x?>", '"', "'", "&#0;",
        "<!DOCTYPE x>", "\\", "\U0002ffff"]
 
+FORMATS = ("paren", "runon", "siku", "yishu")
+WORKS = ("周禮注疏", "禮記正義", "儀禮注疏", "欽定周官義疏", "某書")
+
 # name → (Python codec, BOM, whether decoding can only give back the text it encodes)
 ENCODINGS = {
     "utf-8": ("utf-8", b"", True), "utf-8-bom": ("utf-8", b"\xef\xbb\xbf", True),
@@ -51,6 +54,7 @@ class Input:
     data: bytes
     intended: str | None          # the text the bytes encode, when decoding cannot be in doubt
     steps: list[str] = field(default_factory=list)
+    options: tuple[str, ...] = ()  # convert's options: now and then a forced --format, a --work
 
     @property
     def label(self) -> str:
@@ -138,8 +142,8 @@ def join_lines(rng, t):
     i = rng.randrange(len(ls))
     if rng.random() < 0.5:
         ls[i:i + rng.randint(2, 60)] = ["".join(ls[i:i + 60])]
-    else:
-        ls[i] = ls[i] * rng.randint(2, 400)
+    else:                                  # up to some 200,000 characters
+        ls[i] = ls[i] * min(rng.randint(2, 400), max(2, 200_000 // max(1, len(ls[i]))))
     return "\n".join(ls)
 
 
@@ -248,4 +252,11 @@ def make_input(rng: random.Random, corpus: dict[str, str]) -> Input:
         data, kind = damage_bytes(rng, data)
         steps.append(f"bytes {kind}")
         intended = None
-    return Input(data, intended, steps)
+    options: tuple[str, ...] = ()
+    if rng.random() < 0.1:                  # a reader forced on any text must still keep the contract
+        options += ("--format", rng.choice(FORMATS))
+    if rng.random() < 0.15:
+        options += ("--work", rng.choice(WORKS))
+    if options:
+        steps.append(" ".join(options))
+    return Input(data, intended, steps, options)

@@ -200,6 +200,7 @@ def check_run(run: Run, report_on_stdout: bool = False) -> list[Failure]:
 class Verdict:
     failures: list[Failure] = field(default_factory=list)
     code: int | None = None            # convert's exit code
+    first_error: str = ""              # convert's first fatal or error line
 
     @property
     def ok(self) -> bool:
@@ -239,7 +240,8 @@ def check_convert(data: bytes, workdir: str, run=run_cli, run_again=None, intend
     with open(src, "wb") as f:
         f.write(data)
     r = run("convert", src, "-o", out1, *options, timeout=timeout)
-    v = Verdict(check_run(r), r.code)
+    v = Verdict(check_run(r), r.code, next((m.group(0) for m in problem_lines(r.err)
+                                            if m["level"] != "warning"), ""))
     if r.code != 0:
         if r.code is not None and os.path.exists(out1):
             v.failures.append(Failure("output", f"{r.describe()}, yet {out1} was written"))
