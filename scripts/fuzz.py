@@ -100,8 +100,7 @@ def shrink(lane: Lane, inp: mutations.Input, kinds: set[str], budget: float) -> 
     text = inp.intended
     lines = reduce(text.split("\n"), "\n")
     text = "\n".join(lines)
-    if len(text) < 2000:
-        text = "".join(reduce(list(text), ""))
+    text = "".join(reduce(list(text), ""))
     data, intended = mutations.encode(random.Random(0), text, enc)
     return mutations.Input(data, intended, inp.steps + ["shrunk"], inp.options)
 
@@ -211,7 +210,7 @@ def main() -> int:
     ap.add_argument("-j", "--jobs", type=int, default=max(1, min(4, os.cpu_count() or 1)),
                     help="parallel lanes (two worker processes each)")
     ap.add_argument("--timeout", type=float, default=10.0, help="seconds per command before it counts as a hang")
-    ap.add_argument("--shrink", type=float, default=60.0, help="seconds to spend shrinking each saved failure")
+    ap.add_argument("--shrink", type=float, default=120.0, help="seconds to spend shrinking each saved failure")
     ap.add_argument("--no-save", action="store_true", help="count failures without saving reproducers")
     ap.add_argument("--no-xml", action="store_true", help="skip the hostile-XML matrix")
     args = ap.parse_args()

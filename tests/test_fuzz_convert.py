@@ -13,7 +13,7 @@ from fuzzing import mutations
 from fuzzing.oracle import check_convert, run_cli
 
 CORPUS = mutations.load_corpus()
-EXAMPLES = int(os.environ.get("ZHUSHU_FUZZ_EXAMPLES", "40"))
+EXAMPLES = int(os.environ.get("ZHUSHU_FUZZ_EXAMPLES", "150"))
 
 
 def run(*args, timeout=10.0, **kw):

@@ -285,6 +285,9 @@ ATTACKS: list[Attack] = [
     Attack("pi-prolog", "refuse", lambda d, t: in_prolog(d, "<?zhushu-evil run=\"rm -rf\"?>")),
     Attack("pi-in-root", "refuse", lambda d, t: in_body(d, '<?php system("id"); ?>')),
     Attack("pi-epilog", "refuse", lambda d, t: in_epilog(d, f'<?xml-stylesheet href="{t.url("late.xsl")}"?>')),
+    Attack("xml-model-in-root", "refuse", lambda d, t: in_body(d, f'<?xml-model href="{t.url("in-root.rng")}"?>')),
+    Attack("xml-model-epilog", "refuse", lambda d, t: in_epilog(d, f'<?xml-model href="{t.url("epilog.rng")}"?>')),
+    Attack("name-too-long", "refuse", lambda d, t: in_body(d, "<" + "名" * 60_000 + "/>")),
     Attack("xinclude-http", "xinclude", lambda d, t: in_body(
         d, f'<xi:include {XINCLUDE} href="{t.url("include.xml")}" parse="text"/>')),
     Attack("xinclude-file", "xinclude", lambda d, t: in_body(
