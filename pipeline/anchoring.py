@@ -427,18 +427,24 @@ def locate_loose(stream: Stream, q: str, lo: int = 0, hi: int | None = None) -> 
 
 
 def agrees(text: str, quotes: list[str]) -> bool:
-    """Does the text of a span agree with the quotes that name it? A first … last pair at its
-    edges, one differing character each; one quote within one edit of the whole text, or
-    within loose tolerance when it is long (a closing 以下 / 云云 not counted)."""
+    """Does the text of a span agree with the quotes that name it? Whatever the resolver can
+    find agrees: a first … last pair at its edges, one differing character each; one quote
+    as the whole text, placeholders standing in and one character differing (as find_all
+    matches it), or — a long quote — within loose tolerance (a closing 以下 / 云云 not counted)."""
     t = squeeze(text)
     if len(quotes) > 1:
         return matches(t, quotes[0], "start", squeezed=True) and \
             matches(t, quotes[-1], "end", squeezed=True)
+    whole = squeeze(quotes[0])
+    if whole == t:                              # the usual case, before any arithmetic
+        return True
+    if whole and len(whole) == len(t):
+        allowed = 1 if len(whole) >= 3 else 0
+        if _mismatches(t, 0, whole, allowed, max(1, len(whole) // 3)) <= allowed:
+            return True
     q = loose_quote(quotes[0])
     if not q:
         return False
-    if q == t:                                  # the usual case, before any arithmetic
-        return True
     tol = loose_tolerance(len(q))
     return edit_distance(q, t, tol) <= tol
 
