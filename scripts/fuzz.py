@@ -191,7 +191,7 @@ def campaign(n: int, seed: int, jobs: int, timeout: float, shrink_budget: float,
 def hostile_matrix() -> int:
     """The whole attack × encoding × command matrix, as tests/test_hostile_xml.py judges it."""
     env = dict(os.environ, ZHUSHU_FUZZ_FULL="1")
-    cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-rN",
+    cmd = [sys.executable, "-m", "pytest", "-q", "-o", "addopts=", "-p", "no:cacheprovider", "-rN",
            "tests/test_hostile_xml.py", "tests/test_xxe.py"]
     print("\nhostile XML: " + " ".join(cmd[2:]) + " (ZHUSHU_FUZZ_FULL=1)", flush=True)
     p = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True)
