@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 BUILD  := build
 
-.PHONY: demo test tei docs bench clean
+.PHONY: demo test tei docs bench fuzz clean
 
 $(BIN)/python:
 	@sh scripts/make-venv.sh $(PYTHON) $(VENV)
@@ -53,6 +53,13 @@ docs: $(STAMP)
 ## bench: throughput of each stage on a >= 20 MB corpus (see docs/performance.md)
 bench: $(STAMP)
 	$(BIN)/python bench/run.py
+
+## fuzz: a long fuzz campaign (N=5000 inputs, default 1000; SEED=…): damaged corpus texts through
+## convert, validate and text, then the whole hostile-XML matrix; failing inputs are saved under
+## tests/fuzz-found/ (replayed by make test); prints the counts of each kind of failure
+fuzz: $(STAMP)
+	@sh scripts/need-packages.sh $(SYSTEM_PKGS)
+	$(BIN)/python scripts/fuzz.py -n $(or $(N),1000) $(if $(SEED),--seed $(SEED))
 
 clean:
 	rm -rf $(BUILD) bench/out
