@@ -84,7 +84,7 @@ def convert(sources, output, fmt, report_path, work, encoding, quiet, jobs):
     SOURCES are files, or directories whose *.txt files are converted (then -o names a directory).
     An output is written only when its conversion succeeds, and never over a source.
     """
-    from .convert import convert_all, plan
+    from .convert import convert_all, plan, refusal_report
     from .files import refuse_overwriting_inputs, write_stdout
     from .report import write_reports
     from .source import check_text
@@ -98,6 +98,7 @@ def convert(sources, output, fmt, report_path, work, encoding, quiet, jobs):
         status = max(status, outcome.status)
         if outcome.error is not None:
             _say(str(outcome.error))
+            reports.append(refusal_report(outcome))
             continue
         report = outcome.report
         reports.append(report)

@@ -162,6 +162,8 @@ def plan(paths: list[str], output: str | None) -> list[tuple[str, str | None]]:
             claimed[key] = src
             files.refuse_overwriting_inputs([p for p, _ in listed], out)
         pairs.append((src, out))
+    for directory in sorted({os.path.dirname(os.path.abspath(o)) for _, o in pairs if o}):
+        files.writable_dir(directory)           # one line for a read-only -o DIR, not one a file
     return pairs
 
 
@@ -187,6 +189,15 @@ def convert_all(pairs: list[tuple[str, str | None]], fmt: str = "auto", work: st
     """Outcome of each (source, output) pair, in input order (see convert_files)."""
     for (path, out), (_, data, report, error) in zip(pairs, convert_files(pairs, fmt, work, encoding, jobs)):
         yield Outcome(path, out, report, data, error)
+
+
+def refusal_report(outcome: Outcome) -> Report:
+    """The report of a source that could not be used: its one fatal issue (so that a --report
+    lists every source of the run, the unusable ones too)."""
+    e = outcome.error
+    report = Report(outcome.source)
+    report.fatal(e.rule, e.message, Pos(e.line, e.col or 1) if e.line else None)
+    return report
 
 
 def _convert_job(job: tuple) -> tuple[str | None, bytes | None, Report | None, PipelineError | None]:

@@ -1,8 +1,9 @@
 """One error family: every failure names the file and, where there is one, line and column.
 
-Every problem Zhushu prints is one line, `file:line:col: level: RULE-ID: text` (the position
-left out when there is none; `zhushu: level: RULE-ID: text` for a problem with no file, such as
-a bad option). The rule ids of the problems that stop a command are listed here, once; the
+Every problem Zhushu prints is one line, `file:line:col: level: RULE-ID: text` (1:1 for a
+problem of the file as a whole, so that every editor, CI problem matcher and annotation tool
+finds all of them with one pattern; `zhushu: level: RULE-ID: text` for a problem with no file,
+such as a bad option). The rule ids of the problems that stop a command are listed here, once; the
 validation rules and the conversion report's codes are in docs/rules.md beside them.
 """
 from __future__ import annotations
@@ -56,12 +57,11 @@ class PipelineError(Exception):
 
 def located(file: str | None, line: int | None, col: int | None, level: str, rule: str,
             message: str) -> str:
-    """`file:line:col: level: RULE: message`, the position left out where there is none and
-    `zhushu` standing for a file when there is no file."""
-    where = display(file) if file is not None else "zhushu"
-    if line:
-        where += f":{line}:{col or 1}"
-    return f"{where}: {level}: {rule}: {one_line(message)}"
+    """`file:line:col: level: RULE: message`: 1:1 for the file as a whole, and `zhushu`
+    standing for a file when there is no file (and then no position)."""
+    if file is None:
+        return f"zhushu: {level}: {rule}: {one_line(message)}"
+    return f"{display(file)}:{line or 1}:{(col or 1) if line else 1}: {level}: {rule}: {one_line(message)}"
 
 
 def one_line(message: str) -> str:

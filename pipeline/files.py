@@ -157,6 +157,19 @@ def _silence_stdout() -> None:
         pass
 
 
+def writable_dir(path: str) -> None:
+    """Make the directory if need be and check that a file can be made in it: a read-only
+    output directory is then one problem, found before any conversion."""
+    make_dirs(path)
+    try:
+        fd, probe = tempfile.mkstemp(prefix=".zhushu-", suffix=".tmp", dir=path)
+    except OSError as e:
+        raise PipelineError(f"cannot write in the output directory: {_reason(e)}", path,
+                            rule="ZS-IO-002") from None
+    os.close(fd)
+    _unlink(probe)
+
+
 def make_dirs(path: str) -> None:
     """mkdir -p, or one line saying why not (ZS-IO-002)."""
     try:

@@ -11,7 +11,7 @@ from .model import Pos
 
 @dataclass(slots=True)
 class Issue:
-    level: str                 # warning | error
+    level: str                 # warning | error | fatal (the source could not be used)
     code: str                  # stable id, e.g. ZS-CONV-LEMMA
     message: str
     line: int | None = None
@@ -40,6 +40,11 @@ class Report:
 
     def warn(self, code: str, message: str, pos: Pos | None = None) -> None:
         self.issues.append(Issue("warning", code, message, pos.line if pos else None,
+                                 pos.col if pos else None))
+
+    def fatal(self, code: str, message: str, pos: Pos | None = None) -> None:
+        """The source could not be used (the conversion never ran)."""
+        self.issues.append(Issue("fatal", code, message, pos.line if pos else None,
                                  pos.col if pos else None))
 
     def error(self, code: str, message: str, pos: Pos | None = None) -> None:

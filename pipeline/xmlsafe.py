@@ -22,7 +22,7 @@ from lxml import etree
 
 from . import files
 from .errors import PipelineError, one_line
-from .limits import Limits
+from .limits import LIBXML2_MAX_TEXT, Limits
 
 TEI_NS = "http://www.tei-c.org/ns/1.0"
 ALLOWED_PI = "xml-model"
@@ -68,7 +68,7 @@ def parse(data: bytes, name: str, limits: Limits = Limits()) -> etree._ElementTr
     try:
         root = etree.fromstring(data, _parser(refuse), base_url=None)
     except etree.XMLSyntaxError as e:
-        raise _syntax_error(e, data, name, refuse) from None
+        raise _syntax_error(e, data, name, refuse, limits) from None
     tree = root.getroottree()
     _refuse_dtd(tree, data, name, refuse)
     _refuse_pis(tree, data, name)
@@ -76,15 +76,19 @@ def parse(data: bytes, name: str, limits: Limits = Limits()) -> etree._ElementTr
     return tree
 
 
-def _syntax_error(e: etree.XMLSyntaxError, data: bytes, name: str, refuse: _Refuse) -> PipelineError:
+def _syntax_error(e: etree.XMLSyntaxError, data: bytes, name: str, refuse: _Refuse,
+                  limits: Limits) -> PipelineError:
     line, col = e.position if e.position else (None, None)
     msg = one_line(e.msg or str(e))
     if refuse.asked or _declares_dtd(data):
         return PipelineError("DOCTYPE, DTD or entity declaration refused (untrusted XML may not "
                              "declare one)", name, line, col, rule="ZS-XML-002")
-    if "Excessive depth" in msg or "limit exceeded" in msg or "too long" in msg or "HUGE" in msg:
-        return PipelineError(f"over a limit of libxml2 (text, attribute or tag over 10,000,000 "
-                             f"bytes, or nesting over 256): {msg.split(',', 1)[0]}", name, line, col,
+    if "Excessive depth" in msg:                # libxml2 stops at 256, long past our limit
+        return PipelineError(f"elements nested more than {limits.max_depth} deep", name, line, col,
+                             rule="ZS-XML-004")
+    if "limit exceeded" in msg or "too long" in msg or "HUGE" in msg:
+        return PipelineError(f"a text node, attribute value or tag over libxml2's limit of "
+                             f"{LIBXML2_MAX_TEXT:,} bytes: {msg.split(',', 1)[0]}", name, line, col,
                              rule="ZS-XML-004")
     return PipelineError(f"not well-formed XML: {msg}", name, line, col, rule="ZS-XML-001")
 
@@ -92,7 +96,8 @@ def _syntax_error(e: etree.XMLSyntaxError, data: bytes, name: str, refuse: _Refu
 def _declares_dtd(data: bytes) -> bool:
     """Whether a document that failed to parse declares a DOCTYPE, in its own encoding: a
     malformed internal subset should still be named as what it is."""
-    return "<!DOCTYPE" in decoded(data)[:65536] or "<!ENTITY" in decoded(data)[:65536]
+    head = decoded(data[:262144])
+    return "<!DOCTYPE" in head or "<!ENTITY" in head
 
 
 def _refuse_dtd(tree, data: bytes, name: str, refuse: _Refuse) -> None:

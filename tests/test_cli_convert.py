@@ -128,3 +128,26 @@ def test_convert_in_processes_is_the_same_conversion(run, tmp_path):
     assert len(names) == 5 and names == sorted(os.listdir(tmp_path / "two"))
     for n in names:
         assert (tmp_path / "one" / n).read_bytes() == (tmp_path / "two" / n).read_bytes()
+
+
+def test_big5_and_gb18030_sources_decode_to_their_text(tmp_path):
+    """Nearly every Big5 byte sequence is valid GB18030 too: the reading made of common
+    characters wins, whichever encoding the file is in."""
+    from pipeline.source import read_source
+    text = ("周禮注疏卷三十八\n及宿，則令聚柝。（令，令野廬氏。○廬，力於反。）\n"
+            "[疏]注“令令野廬氏”○釋曰：知“令野廬氏”，其職云“有賓客，令其地之民聚柝之”，故知也。\n")
+    for enc in ("big5", "gb18030"):
+        p = tmp_path / f"{enc}.txt"
+        p.write_bytes(text.encode(enc))
+        assert read_source(str(p)).text == text, enc
+
+
+def test_report_lists_unusable_sources_too(run, tmp_path):
+    bad = tmp_path / "empty.txt"
+    bad.write_text("", encoding="utf-8")
+    rep = tmp_path / "r.json"
+    code, _, err = run("convert", SEED_004, bad, "-o", tmp_path / "out", "--report", rep)
+    assert code == 2
+    reports = json.loads(rep.read_text(encoding="utf-8"))["reports"]
+    assert [r["source"].rsplit("/", 1)[-1] for r in reports] == [SEED_004.name, "empty.txt"]
+    assert reports[1]["issues"][0]["level"] == "fatal" and reports[1]["issues"][0]["code"] == "ZS-SRC-001"

@@ -1,10 +1,7 @@
 """Where a problem is: issue 12 asks that every problem about a file be one line
 `FILE:LINE:COL: LEVEL: RULE-ID: text` (an empty source is `FILE:1:1: fatal: …`), so that editors
-and CI annotations can jump to it. pipeline/errors.py leaves the position out when it has none
-(`FILE: fatal: ZS-IO-001: …`). The rest of the fuzz harness accepts both forms
-(fuzzing/oracle.POSITION_REQUIRED) so each other property is tested on its own; this test asks for
-the position on a sample of problems of every kind, and is the one to change if the project
-settles on position-less lines."""
+and CI annotations can jump to it. pipeline/errors.py gives a problem of the whole file 1:1.
+This test asks for the position on a sample of problems of every kind."""
 import os
 import shutil
 
