@@ -147,9 +147,12 @@ def strip_ws(s: str) -> str:
     return without(s, _WS_CHARS)
 
 
-def lossless_form(s: str) -> str:
-    """The source as the lossless invariant compares it: no whitespace, no pure delimiters."""
-    return without(s, _LOSSLESS_CHARS)
+def lossless_form(s: str, delimiters: frozenset = DELIMITERS) -> str:
+    """The source as the lossless invariant compares it: no whitespace, no pure delimiters (a
+    plain e-text's brackets and ○; a mandoku source's note parentheses)."""
+    if delimiters is DELIMITERS:
+        return without(s, _LOSSLESS_CHARS)
+    return without(s, "".join(sorted(WHITESPACE | delimiters)))
 
 
 def normalize(s: str) -> str:

@@ -11,14 +11,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from . import files, readers, strays
-from .chars import DELIMITERS, WHITESPACE, lossless_form, strip_ws
+from .chars import WHITESPACE, lossless_form, strip_ws
 from .errors import EXIT_INVALID, EXIT_OK, EXIT_UNUSABLE, PipelineError
 from .report import Report
 from .model import Pos
 from .source import Source, check_text, read_source
 from .tei import body_text, to_tei_text
-
-_LOSSLESS_DROPS = WHITESPACE | DELIMITERS      # what lossless_form leaves out
 
 
 def convert_source(src: Source, fmt: str = "auto") -> tuple[bytes, Report]:
@@ -44,7 +42,11 @@ def _no_cyclic_gc():
 
 def _convert(src: Source, fmt: str) -> tuple[bytes, Report]:
     report = Report(src.name)
-    if fmt == "auto":
+    if src.mandoku is not None:
+        if fmt == "auto":
+            fmt, report.layout_reason = readers.detect_mandoku(src.mandoku, src.name)
+        readers.prepare(src, fmt, report)
+    elif fmt == "auto":
         fmt, why = readers.detect(src.text, src.name)
         report.layout_reason = why
     report.layout = fmt
@@ -79,7 +81,7 @@ def _check_lossless(body: str, src: Source, report: Report) -> None:
     """The invariant, checked on every conversion: the TEI text is the source, less whitespace
     and pure delimiters. A failure is a bug in a reader or the writer, reported as an error at
     the source position where the TEI first differs."""
-    got, want = strip_ws(body_text(body)), lossless_form(src.text)
+    got, want = strip_ws(body_text(body)), lossless_form(src.text, src.delimiters)
     if got == want:
         return
     if unicodedata.normalize("NFC", got) == unicodedata.normalize("NFC", want):
@@ -87,12 +89,11 @@ def _check_lossless(body: str, src: Source, report: Report) -> None:
     i = next((k for k, (a, b) in enumerate(zip(got, want)) if a != b), min(len(got), len(want)))
     report.error("ZS-CONV-LOSSLESS", f"TEI text differs from the source here (character {i} of "
                  f"the text): source has {want[i:i + 12]!r}, TEI has {got[i:i + 12]!r}",
-                 _source_pos(src.text, i))
+                 _source_pos(src.text, i, WHITESPACE | src.delimiters))
 
 
-def _source_pos(text: str, kept: int):
+def _source_pos(text: str, kept: int, drop: frozenset):
     """The source position of the `kept`-th character the lossless form keeps."""
-    drop = _LOSSLESS_DROPS
     n = line = 0
     start = 0
     for k, ch in enumerate(text):

@@ -213,8 +213,39 @@ class Fw:
 
 
 @dataclass(slots=True, eq=False)
+class Judgment:
+    """A 四庫 editor's judgment in a 考證 entry: `(臣召南)按…`, credited to that 臣."""
+    who: str                               # 臣召南, as printed
+    verb: str                              # 按 (謹按, 案)
+    parts: list                            # str | SmallNote, what he says
+    pos: Pos
+    resp: str | None = None
+    id: str = ""
+
+
+@dataclass(slots=True, eq=False)
+class KaozhengEntry:
+    """One entry of a 卷's 考證 (the 四庫 editors' textual notes): the lemma it quotes, then
+    its remarks (text, small notes, judgments), as printed."""
+    lemma: str
+    parts: list                            # str | SmallNote | Judgment
+    pos: Pos
+    id: str = ""
+
+
+@dataclass(slots=True, eq=False)
+class Prose:
+    """A paragraph of prose outside the 經 and its commentaries (a 提要, a 序, a 凡例 item, an
+    entry of a list of names): text and small notes, as printed."""
+    parts: list                            # str | SmallNote
+    pos: Pos
+    id: str = ""
+
+
+@dataclass(slots=True, eq=False)
 class Div:
-    kind: str                              # juan | section
+    kind: str                              # juan | section | kaozheng | a front division
+                                           # (tiyao 提要, xu 序, fanli 凡例, xingshi 引用姓氏, mulu 目録 …)
     head: Head | None
     blocks: list = field(default_factory=list)   # Unit | Shu | Fw | Div (sections, last)
     n: str = ""
@@ -235,12 +266,18 @@ class Meta:
     persons: list[str] = field(default_factory=list)   # ids of the people @resp points at
     declared: dict = field(default_factory=dict)        # id → (surname, given): not in the registry
     classification: str = ""                            # 四庫 catalogue: 经部,礼类,仪礼之属
+    # What the lossless invariant leaves out of this source besides whitespace: a plain
+    # e-text's brackets and ○ (chars.DELIMITERS), a Kanripo file's note parentheses.
+    delimiters: frozenset = frozenset()
+    edition: object | None = None       # a Kanripo source's edition (kanripo.Edition)
+    events: list = field(default_factory=list)   # pages, lines, rows, gaiji (mandoku.Event)
 
 
 @dataclass(slots=True, eq=False)
 class Document:
     meta: Meta
     divs: list[Div]
+    front: list[Div] = field(default_factory=list)     # front matter: TEI <front>
 
     def units(self):
         return (b for b in self.blocks() if isinstance(b, Unit))
@@ -250,7 +287,7 @@ class Document:
         a recursive generator costs a frame switch per block and per level, and the writer,
         the id pass and the checks each walk every block."""
         out: list = []
-        for d in self.divs:
+        for d in (*self.front, *self.divs):
             _gather_blocks(d, out)
         return out
 
@@ -260,7 +297,7 @@ class Document:
             for b in div.blocks:
                 if isinstance(b, Div):
                     yield from walk(b)
-        for d in self.divs:
+        for d in (*self.front, *self.divs):
             yield from walk(d)
 
 
@@ -286,7 +323,7 @@ _PIECE_LETTER = {JING: "j", ZHU: "z", YINYI: "y", QUE: "q", MARK: "m"}
 def assign_ids(doc: Document) -> None:
     """Give every node its stable id. Ids depend only on document order, so re-conversion of the
     same source gives the same ids and citations like `#u12.z1` survive."""
-    u = shu_n = tr_n = fw_n = 0
+    u = shu_n = tr_n = fw_n = kz_n = prose_n = 0
     for dn, div in enumerate(doc.all_divs(), 1):
         div.id = f"d{dn}"
         if div.head is not None:
@@ -325,6 +362,14 @@ def assign_ids(doc: Document) -> None:
         elif isinstance(block, Fw):
             fw_n += 1
             block.id = f"fw{fw_n}"
+        elif isinstance(block, Prose):
+            prose_n += 1
+            block.id = f"p{prose_n}"
+            _number_notes(block.id, block.parts)
+        elif isinstance(block, KaozhengEntry):
+            kz_n += 1
+            block.id = f"k{kz_n}"
+            _number_notes(block.id, _entry_notes(block))
         elif isinstance(block, Shu):
             shu_n += 1
             block.id = f"u{u}.s{shu_n}"
@@ -341,6 +386,17 @@ def _number_notes(prefix: str, parts) -> None:
     text: a loop, not a generator per block)"""
     k = 0
     for p in parts:
-        if isinstance(p, SmallNote):
+        if isinstance(p, (SmallNote, Judgment)):
             k += 1
             p.id = f"{prefix}.n{k}"
+
+
+def _entry_notes(entry: "KaozhengEntry") -> list:
+    """A 考證 entry's judgments and small notes in document order, those inside a judgment
+    after it: numbered together (k3.n1, k3.n2 …)."""
+    out = []
+    for p in entry.parts:
+        out.append(p)
+        if isinstance(p, Judgment):
+            out += [q for q in p.parts if isinstance(q, SmallNote)]
+    return out

@@ -37,22 +37,29 @@ class Report:
     issues: list[Issue] = field(default_factory=list)
     boundaries: list[Boundary] = field(default_factory=list)
     stats: dict = field(default_factory=dict)
+    # where a reader's line:col is in the file, when the text it read is not the file's own
+    # (a Kanripo source: printed lines joined into paragraphs); None: the same
+    locate: object | None = field(default=None, repr=False)
+
+    def _at(self, pos: Pos | None) -> tuple[int | None, int | None]:
+        if pos is None:
+            return None, None
+        if self.locate is not None:
+            return self.locate(pos.line, pos.col)
+        return pos.line, pos.col
 
     def warn(self, code: str, message: str, pos: Pos | None = None) -> None:
-        self.issues.append(Issue("warning", code, message, pos.line if pos else None,
-                                 pos.col if pos else None))
+        self.issues.append(Issue("warning", code, message, *self._at(pos)))
 
     def fatal(self, code: str, message: str, pos: Pos | None = None) -> None:
         """The source could not be used (the conversion never ran)."""
-        self.issues.append(Issue("fatal", code, message, pos.line if pos else None,
-                                 pos.col if pos else None))
+        self.issues.append(Issue("fatal", code, message, *self._at(pos)))
 
     def error(self, code: str, message: str, pos: Pos | None = None) -> None:
-        self.issues.append(Issue("error", code, message, pos.line if pos else None,
-                                 pos.col if pos else None))
+        self.issues.append(Issue("error", code, message, *self._at(pos)))
 
     def boundary(self, kind: str, method: str, confidence: float, pos: Pos, note: str = "") -> None:
-        self.boundaries.append(Boundary(kind, method, confidence, pos.line, pos.col, note))
+        self.boundaries.append(Boundary(kind, method, confidence, *self._at(pos), note))
 
     @property
     def warnings(self) -> list[Issue]:

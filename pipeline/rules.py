@@ -20,19 +20,19 @@ from .spans import Spans
 TEI = "{http://www.tei-c.org/ns/1.0}"
 XML_ID = "{http://www.w3.org/XML/1998/namespace}id"
 XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
-POINTERS = ("target", "targetEnd", "corresp", "ref", "resp")
+POINTERS = ("target", "targetEnd", "corresp", "ref", "resp", "facs")
 _POINTER_SET = frozenset(POINTERS)
 
 RULES = {
     "ZS-ID-001": "xml:id values are unique",
-    "ZS-PTR-001": "every pointer (@target, @targetEnd, @corresp, @ref, @resp) resolves to an xml:id in the file",
+    "ZS-PTR-001": "every pointer (@target, @targetEnd, @corresp, @ref, @resp, @facs) resolves to an xml:id in the file",
     "ZS-TYPE-001": "note @type and @subtype come from the taxonomy declared in the header",
     "ZS-SHU-001": "a 疏 lemma or sub-lemma agrees with the span it points at",
     "ZS-SHU-002": "a 疏 that quotes a lemma points at a span (unless marked detached)",
     "ZS-YINYI-001": "the head of a 音義 gloss occurs in the text it points at",
     "ZS-TEXT-001": "text is in Unicode NFC",
     "ZS-TEXT-002": "U+FFFD (a character lost before conversion) appears only inside a declared <g>",
-    "ZS-ID-002": "xml:ids in the text follow the documented scheme (d1, u12, u12.z1, u12.s1.2, t3, fw1 …)",
+    "ZS-ID-002": "xml:ids in the text follow the documented scheme (d1, u12, u12.z1, u12.s1.2, t3, fw1, k3, p4 …)",
     "ZS-CHAR-001": "Private Use and unassigned characters appear only inside a <g> whose @ref names a glyph declared in charDecl",
     "ZS-HDR-001": "the header names the work (a main title) and the source (file name and SHA-256); a missing 卷 is a warning",
 }
@@ -42,7 +42,7 @@ RULES = {
 # translations; furniture.
 _ID_SCHEME = re.compile(r"^(?:d\d+(?:\.h|\.t\d+)?"
                         r"|u\d+(?:\.(?:[jzyqmna]\d+|n\d+|s\d+(?:\.\d+)?|c\d+(?:\.[qn]\d+)?))?"
-                        r"|t\d+(?:\.n\d+)?|fw\d+)$")
+                        r"|t\d+(?:\.n\d+)?|fw\d+|[kp]\d+(?:\.n\d+)?)$")
 _SUSPECT = re.compile("[" + UNUSUAL + "]")
 # Checking 音義 heads costs the length of the text each gloss points at; real glosses point at
 # a 經 or 注 of some dozens of characters, a hostile file could point thousands of glosses at

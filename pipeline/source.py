@@ -10,7 +10,7 @@ import unicodedata
 from dataclasses import dataclass, field
 
 from . import files
-from .chars import LOST
+from .chars import DELIMITERS, LOST
 from .errors import PipelineError, display
 from .limits import MAX_BYTES
 
@@ -28,6 +28,14 @@ class Source:
     meta: dict = field(default_factory=dict)    # from a <stem>.meta.json sidecar, if any
     renormalized: int = 0          # characters that NFC changed
     lost: list = field(default_factory=list)     # (line, col) of each U+FFFD in the text
+    # A Kanripo (mandoku) source: the markup read (mandoku.Doc), its edition's context
+    # (kanripo.Context), and, once a reader has joined its printed lines, the events the TEI
+    # marks (mandoku.Event, counted) and the map from `text` positions back to the file.
+    mandoku: object | None = None
+    kanripo: object | None = None
+    events: list = field(default_factory=list)
+    locate: object | None = None
+    delimiters: frozenset = DELIMITERS   # what the lossless invariant leaves out, with whitespace
 
     @property
     def basename(self) -> str:
@@ -113,15 +121,23 @@ def _looks_like_text(text: str) -> bool:
     return bad <= len(text) // 1000
 
 
-def read_source(path: str, encoding: str | None = None) -> Source:
+def read_source(path: str, encoding: str | None = None, context=None) -> Source:
+    """A source file read and decoded; a Kanripo file with its edition's context (Readme.org,
+    page images, the gaiji table: `context`, else found beside it)."""
     if os.path.isdir(path):
         raise PipelineError("is a directory (give a file, or a directory with -o for several)", path)
     data = files.read_regular(path, MAX_BYTES)
-    return source_from_bytes(data, path, encoding, _sidecar(path))
+
+    def near():
+        from . import kanripo
+        return context if context is not None else kanripo.Context.near(path)
+    return source_from_bytes(data, path, encoding, _sidecar(path), near)
 
 
 def source_from_bytes(data: bytes, name: str, encoding: str | None = None,
-                      meta: dict | None = None) -> Source:
+                      meta: dict | None = None, context=None) -> Source:
+    """A source from its bytes. A Kanripo (mandoku) file is read with its edition's context
+    (kanripo.Context, or a function giving one: found only when the file is one)."""
     text = decode(data, name, encoding)
     if "\r" in text:                          # (most files have none: no copies then)
         text = text.replace("\r\n", "\n").replace("\r", "\n")
@@ -137,7 +153,15 @@ def source_from_bytes(data: bytes, name: str, encoding: str | None = None,
     nfc = unicodedata.normalize("NFC", text)
     changed = 0 if nfc == text else sum(1 for a, b in zip(text, nfc) if a != b) or 1
     lost = _positions(nfc, LOST) if LOST in nfc else []
-    return Source(name, nfc, hashlib.sha256(data).hexdigest(), meta or {}, changed, lost)
+    src = Source(name, nfc, hashlib.sha256(data).hexdigest(), meta or {}, changed, lost)
+    from . import mandoku
+    if mandoku.looks_like(nfc):
+        from . import kanripo
+        ctx = (context() if callable(context) else context) or kanripo.Context()
+        src.mandoku = mandoku.parse(nfc, name, ctx.gaiji_char)
+        src.delimiters = mandoku.DELIMITERS
+        src.kanripo = ctx.for_file(src)
+    return src
 
 
 def _positions(text: str, ch: str) -> list[tuple[int, int]]:

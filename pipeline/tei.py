@@ -12,9 +12,10 @@ from lxml import etree
 
 from . import __version__, persons
 from .chars import SUSPECT, UNICODE_VERSION, glyph_kind
+from .kanripo import GAIJI_IMAGES
 from .model import (AN, JING, MARK, QUE, SHU, TEXTUAL, TRANSLATION, XIAOZHU, YINYI,
-                    YISHU, ZHU, Div, Document, Fw, Piece, Shu, SmallNote, Token, Translation, Unit,
-                    YishuBlock)
+                    YISHU, ZHU, Div, Document, Fw, Judgment, KaozhengEntry, Piece, Prose, Shu,
+                    SmallNote, Token, Translation, Unit, YishuBlock)
 from .report import Report
 
 TEI_NS = "http://www.tei-c.org/ns/1.0"
@@ -112,6 +113,93 @@ def _attrs(attrs: dict) -> str:
     return "".join(out)
 
 
+class _Placer:
+    """Places a Kanripo source's events in the text as it is written. Each event sits before
+    the character the lossless invariant counts as its `at` (pipeline/mandoku.py): the writer
+    writes the text in source order, so counting what it writes finds the place. A page is
+    `<pb ed n facs/>`, the start of a printed line `<lb/>`, the end of a note's first row
+    `<milestone unit="row"/>`; a gaiji's character goes in `<g ref="#KR0427">`."""
+
+    def __init__(self, events, delimiters: frozenset, marked):
+        from .chars import WHITESPACE
+        self.events, self.i, self.kept = events, 0, 0
+        self.dropped = "".join(sorted(WHITESPACE | delimiters))
+        self.marked = marked
+
+    def pending(self) -> bool:
+        return self.i < len(self.events)
+
+    def _kept(self, text: str) -> int:
+        return len(text) - sum(text.count(c) for c in self.dropped if c in text)
+
+    def _index(self, text: str, k: int) -> int:
+        """The index in `text` of its k-th kept character."""
+        if not any(c in text for c in self.dropped):
+            return k
+        n = 0
+        for i, ch in enumerate(text):
+            if ch not in self.dropped:
+                if n == k:
+                    return i
+                n += 1
+        return len(text)
+
+    def place(self, text: str) -> str:
+        events, end = self.events, self.kept + self._kept(text)
+        if self.i >= len(events) or events[self.i].at >= end:
+            self.kept = end
+            return self.marked(text) if _ATTENTION.search(text) else text
+        out, start = [], 0
+        while self.i < len(events) and events[self.i].at < end:
+            e = events[self.i]
+            at = self._index(text, e.at - self.kept)
+            if at > start:
+                out.append(self.marked(text[start:at]))
+                start = at
+            if e.kind == "g":
+                out.append(f'<g ref="#{e.value}">{_esc(text[at:at + 1])}</g>')
+                start = at + 1
+            else:
+                out.append(_event(e))
+            self.i += 1
+        if start < len(text):
+            out.append(self.marked(text[start:]))
+        self.kept = end
+        return "".join(out)
+
+    def skip(self, text: str) -> str:
+        """Count `text` as written where no event may stand (a gap's desc): its events come
+        back, to be written after it."""
+        end = self.kept + self._kept(text)
+        out = []
+        while self.i < len(self.events) and self.events[self.i].at < end:
+            e = self.events[self.i]
+            if e.kind != "g":
+                out.append(_event(e))
+            self.i += 1
+        self.kept = end
+        return "".join(out)
+
+    def rest(self) -> str:
+        out = [_event(e) for e in self.events[self.i:] if e.kind != "g"]
+        self.i = len(self.events)
+        return "".join(out)
+
+
+def _event(e) -> str:
+    if e.kind == "pb":
+        p = e.value
+        return f'<pb ed="{p.edition}" n="{p.n}" facs="#{surface_id(p)}"/>'
+    if e.kind == "lb":
+        return "<lb/>"
+    return '<milestone unit="row"/>'
+
+
+def surface_id(page) -> str:
+    """The xml:id of a page's <surface> in the facsimile: f003-1a."""
+    return f"f{page.key}"
+
+
 class _Writer:
     """The body is written as XML text: element by element through the lxml API costs about
     2.5 µs per element, three times the whole of this path. The header, small and fixed, is
@@ -128,21 +216,31 @@ class _Writer:
         self.glyphs: dict[str, str] = {}       # character → its <g>, as written
         self.translation_langs: set[str] = set()
         self.out: list[str] = []
+        # A Kanripo source's pages, lines, rows and gaiji, placed as the text is written
+        self.placer = _Placer(doc.meta.events, doc.meta.delimiters, self._marked) \
+            if doc.meta.events else None
 
     # -- text ------------------------------------------------------------------------------------
     def put(self, text: str) -> None:
         """Text, with placeholders and PUA characters wrapped in a declared <g>."""
-        # most text is copied as it is: the check is made here, not in a call
-        self.out.append(text if _ATTENTION.search(text) is None else self._marked(text))
+        self.out.append(self.text(text))
 
     def text(self, text: str) -> str:
-        """Text as put writes it, for an element written in one piece."""
+        """Text as put writes it, for an element written in one piece: escaped, the characters
+        that need one in a <g>, and a Kanripo source's pages and lines placed in it."""
+        if self.placer is not None:
+            return self.placer.place(text)
+        # most text is copied as it is: the check is made here, not in a call
         return text if _ATTENTION.search(text) is None else self._marked(text)
+
+    def plain(self, text: str) -> bool:
+        """Does `text` go out as it is (nothing to escape, wrap or place)?"""
+        return self.placer is None and _ATTENTION.search(text) is None
 
     def _slicer(self, whole: str):
         """What writes the slices of `whole`: `text`, or, when the whole needs nothing, str,
         which gives a str back as it is (a C call instead of a check per slice)."""
-        return str if _ATTENTION.search(whole) is None else self.text
+        return str if self.plain(whole) else self.text
 
     def _marked(self, text: str) -> str:
         text = _esc(text)
@@ -229,7 +327,7 @@ class _Writer:
             parts = q.parts
             if len(parts) == 1 and type(parts[0]) is str:      # most quotations: one run of text
                 # name, verb and text checked for escapes and <g> at once: they rarely need any
-                if _ATTENTION.search(q.who + q.verb + parts[0]) is None:
+                if self.plain(q.who + q.verb + parts[0]):
                     out.append(self._quote_head(q, resp, str) + parts[0] + "</p>")
                 else:
                     out.append(self._quote_head(q, resp, self.text) + self.text(parts[0]) + "</p>")
@@ -281,8 +379,10 @@ class _Writer:
         self.out.append("</note>")
 
     def que(self, p: Piece) -> None:
-        # TEI's desc admits no <g>: its text is written plain.
-        self.out.append(f'<gap reason="lost" xml:id="{p.id}"><desc type="{QUE}">{_esc(p.text)}</desc></gap>')
+        # TEI's desc admits no <g> nor a page or line break: its text is written plain, and
+        # what falls in it is placed after the gap.
+        after = self.placer.skip(p.text) if self.placer is not None else ""
+        self.out.append(f'<gap reason="lost" xml:id="{p.id}"><desc type="{QUE}">{_esc(p.text)}</desc></gap>{after}')
 
     def mark(self, p: Piece) -> None:
         self.out.append(f'<label type="{MARK}" xml:id="{p.id}">{self.text(p.text)}</label>')
@@ -348,14 +448,50 @@ class _Writer:
                 continue
             handler(self, b)
 
+    def kaozheng_entry(self, k: KaozhengEntry) -> None:
+        """A 考證 entry: a paragraph opening with the lemma it quotes; each 臣's judgment a
+        note of his, opening with his name."""
+        self.out.append(f'<ab type="kaozheng" xml:id="{k.id}">')
+        if k.lemma:
+            self.out.append(f'<label type="lemma">{self.text(k.lemma)}</label>')
+        for part in k.parts:
+            if isinstance(part, Judgment):
+                resp = f' resp="#{part.resp}"' if part.resp else ""
+                ref = f' ref="#{part.resp}"' if part.resp else ""
+                self.out.append(f'<note type="{AN}" place="inline" xml:id="{part.id}"{resp}>'
+                                f'<persName{ref}>{self.text(part.who)}</persName>{self.text(part.verb)}')
+                self.parts(part.parts)
+                self.out.append("</note>")
+            elif isinstance(part, SmallNote):
+                self.small(part)
+            else:
+                self.put(part)
+        self.out.append("</ab>\n")
+
+    def prose(self, p: Prose) -> None:
+        self.out.append(f'<p xml:id="{p.id}">')
+        self.parts(p.parts)
+        self.out.append("</p>\n")
+
     # A Head only opens a div (TEI admits no head between blocks): a heading in the middle of
     # a 卷 opens a nested section div.
-    BLOCKS = {Unit: unit, Shu: shu, Fw: fw, Div: div, YishuBlock: yishu, Translation: translation}
+    BLOCKS = {Unit: unit, Shu: shu, Fw: fw, Div: div, YishuBlock: yishu, Translation: translation,
+              KaozhengEntry: kaozheng_entry, Prose: prose}
 
     def body(self) -> str:
-        self.out = ["<body>\n"]
+        self.out = []
+        if self.doc.front:
+            self.out.append("<front>\n")
+            for d in self.doc.front:
+                self.div(d)
+            self.out.append("</front>\n")
+        self.out.append("<body>\n")
         for d in self.doc.divs:
             self.div(d)
+        if self.placer is not None and self.placer.pending():
+            # pages and blank columns after the last character: at the end of the last div
+            closing = self.out.pop()
+            self.out += [self.placer.rest(), "\n", closing]
         self.out.append("</body>")
         return "".join(self.out)
 
@@ -378,6 +514,10 @@ class _Writer:
         self.header(header)
         etree.indent(header, level=1)
         root.text = header.tail = "\n"
+        if self.doc.meta.edition is not None and self.doc.meta.edition.pages:
+            self.facsimile(root)
+            etree.indent(root[-1], level=1)
+            root[-1].tail = "\n"
         if self.doc.meta.persons:              # TEI forbids an empty listPerson
             stand_off = _el(root, "standOff")
             self.people(stand_off)
@@ -410,6 +550,8 @@ class _Writer:
             _el(bibl, "biblScope", m.juan, unit="juan")
         _el(bibl, "idno", m.source_name, type="filename")
         _el(bibl, "idno", m.sha256, type="sha256")
+        if m.edition is not None:
+            self.kanripo_bibl(bibl, m.edition)
         ed = _el(h, "encodingDesc")
         app = _el(_el(ed, "appInfo"), "application", ident="zhushu", version=__version__)
         _el(app, "label", "Zhushu")
@@ -420,8 +562,11 @@ class _Writer:
             _el(_el(tax, "category", xml_id=cid), "catDesc", desc)
         if m.classification:
             _el(_el(cd, "taxonomy", xml_id="siku"), "desc", "四庫全書總目: 部, 類, 屬")
-        if self.glyphs:
+        gaiji = m.edition.gaiji if m.edition is not None else []
+        if self.glyphs or gaiji:
             cd = _el(ed, "charDecl")
+            for row in gaiji:
+                self.gaiji_char(cd, row, m.edition)
             for ch in sorted(self.glyphs):
                 g = _el(cd, "glyph", xml_id=glyph_id(ch))
                 kind = glyph_kind(ch)
@@ -438,6 +583,50 @@ class _Writer:
         if m.classification:
             tc = _el(pd, "textClass")
             _el(tc, "classCode", m.classification, scheme="#siku")
+
+    def kanripo_bibl(self, bibl, e) -> None:
+        """The Kanripo file and its edition: the repository's id, the edition (WYG, 四庫全書・
+        文淵閣), the e-text's date and properties, and its comment lines, kept in the header."""
+        _el(bibl, "idno", e.work_id, type="kanripo")
+        if e.edition:
+            _el(bibl, "edition", f"{e.edition_name} ({e.edition})" if e.edition_name else e.edition)
+        if e.date:
+            _el(bibl, "date", e.date)
+        if e.properties:
+            _el(bibl, "note", "; ".join(f"{k} {v}" for k, v in e.properties.items()), type="properties")
+        for line, comment in e.comments:
+            _el(bibl, "note", comment, type="comment", n=f"line {line}")
+
+    @staticmethod
+    def gaiji_char(cd, row, edition) -> None:
+        """A character Unicode lacks, as Kanripo's table describes it: its id, its form (a
+        Unicode character, or Kanripo's private one), its normal form, its image."""
+        c = _el(cd, "char", xml_id=row.id)
+        _el(c, "localProp", name="kanripo", value=row.id)
+        if len(row.form) == 1:
+            _el(c, "mapping", row.form, type="PUA" if glyph_kind(row.form) == "private" else "standard")
+        norm = row.normalized
+        if len(norm) == 1:
+            _el(c, "mapping", norm, type="normalized")
+        elif norm:
+            _el(c, "desc", f"normal form in Kanripo's table: {norm}")
+        if row.form and len(row.form) != 1:
+            _el(c, "desc", f"form in Kanripo's table: {row.form}")
+        if not row.image and not row.form and not norm:
+            _el(c, "desc", "not described: Kanripo's character table was not found" if not
+                edition.gaiji_table else "Kanripo's table gives no form for it")
+        if row.image:
+            _el(c, "graphic", url=GAIJI_IMAGES + row.image)
+
+    def facsimile(self, root) -> None:
+        """A surface for each page of a Kanripo file, with the image of it where the edition's
+        image list has one; each <pb facs> points at its surface."""
+        e = self.doc.meta.edition
+        fx = _el(root, "facsimile")
+        for page, image in e.pages:
+            sf = _el(fx, "surface", xml_id=surface_id(page), n=page.n)
+            if image:
+                _el(sf, "graphic", url=e.facs_base + image)
 
     def people(self, so) -> None:
         lp = _el(so, "listPerson")

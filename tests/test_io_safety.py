@@ -178,7 +178,7 @@ def test_a_failed_conversion_writes_no_output(monkeypatch, source, tmp_path):
     one character more) exits 1, names ZS-CONV-LOSSLESS, and leaves no file, nor changes one."""
     import pipeline.convert
     real = pipeline.convert.lossless_form
-    monkeypatch.setattr(pipeline.convert, "lossless_form", lambda s: real(s) + "丁")
+    monkeypatch.setattr(pipeline.convert, "lossless_form", lambda s, *a: real(s, *a) + "丁")
     out = tmp_path / "out.xml"
     run = run_cli("convert", source, "-o", out)
     assert run.code == 1 and not run.traceback, run.describe()

@@ -5,7 +5,6 @@ This test asks for the position on a sample of problems of every kind."""
 import os
 import shutil
 
-import pytest
 
 from conftest import ROOT
 from fuzzing import hostile_xml as hx

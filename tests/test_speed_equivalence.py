@@ -14,14 +14,12 @@ from pipeline import smallnotes
 from pipeline.anchoring import _SKIP, _SKIP_RUN, _SUB, squeeze, sub_quotes
 from pipeline.attribution import ATTRIBUTION
 from pipeline.chars import Q_CLOSE, Q_OPEN, QUOTE_MARKS
-from pipeline.model import (JING, XIAOZHU, Div, Document, Meta, Para, Piece, Pos, Quote, Shu,
-                            SmallNote, Unit, YishuBlock)
+from pipeline.model import XIAOZHU, Div, Document, Meta, Para, Pos, Quote, SmallNote, YishuBlock
 from pipeline.readers import sniffing, yishu
-from pipeline.readers.common import _persons
 from pipeline.report import Report
 from pipeline.segment import _INTO, _TRANS, _is_phrase
 from pipeline.shu import SubQuotes
-from pipeline.strays import _parts, drop
+from pipeline.strays import drop
 
 from test_matching import random_texts
 
@@ -92,13 +90,8 @@ def _parts_plain(parts, pos, report):
     return out
 
 
-def test_stray_parts_short_cut():
-    for t in random_texts(24, "甲（）○【", 6):
-        assert _parts([t], Pos(1, 1), Report("x")) == _parts_plain([t], Pos(1, 1), Report("x")), t
-
-
 def test_stray_quotations_tested_in_the_loop_as_by_parts():
-    """strays.drop tests a one-run quotation itself and hands the others to _parts."""
+    """strays.drop tests a one-run quotation itself and hands the others to its parts pass."""
     rnd = random.Random(27)
     texts = random_texts(28, "甲（）○【", 4, 3000)
     for k in range(0, len(texts), 3):
@@ -109,37 +102,6 @@ def test_stray_quotations_tested_in_the_loop_as_by_parts():
                        [Div("juan", None, blocks=[YishuBlock("zhengyi", "", quotes, Pos(1, 1))])])
         drop(doc, Report("x"))
         assert [q.parts for q in quotes] == [_parts_plain(p, Pos(1, 1), None) for p in partss]
-
-
-def _persons_plain(doc) -> list[str]:
-    """readers.common._persons as it was: a test per part of every quotation."""
-    used = set()
-    for b in doc.blocks():
-        if isinstance(b, Unit):
-            used.update(p.resp for p in b.pieces)
-        elif isinstance(b, Shu):
-            used.add(b.resp)
-        elif isinstance(b, YishuBlock):
-            for q in b.quotes:
-                used.add(q.resp)
-                used.update(p.resp for p in q.parts if isinstance(p, SmallNote))
-    return sorted(r for r in used if r)
-
-
-def test_persons_read_off_the_parts_as_testing_each():
-    rnd = random.Random(26)
-    resps = [None, "", "zhengxuan", "jiagongyan", "aojigong", "zs.甲乙"]
-    for _ in range(2000):
-        blocks = []
-        for _ in range(rnd.randrange(5)):
-            quotes = [Quote("", "", [rnd.choice(["甲", "", SmallNote(XIAOZHU, "乙", Pos(1, 1),
-                                                                   resp=rnd.choice(resps))])
-                                     for _ in range(rnd.randrange(4))], Pos(1, 1), rnd.choice(resps))
-                      for _ in range(rnd.randrange(4))]
-            piece = Piece(JING, "甲", Pos(1, 1), resp=rnd.choice(resps))
-            blocks.append(rnd.choice([YishuBlock("zhengyi", "", quotes, Pos(1, 1)), Unit([piece], Pos(1, 1))]))
-        doc = Document(Meta("x.txt", "0" * 64, "yishu"), [Div("juan", None, blocks=blocks)])
-        assert _persons(doc) == _persons_plain(doc)
 
 
 def test_viterbi_steps_read_the_transition_table():

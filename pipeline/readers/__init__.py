@@ -2,6 +2,10 @@
 
 Each reader module exposes NAME, DESCRIPTION, `sniff(text) -> (score, reason)` with a score
 from 0 to 1, and `read(source, report) -> Document`. `--format` choices come from READERS.
+
+A reader that reads the layout in a Kanripo (mandoku) file too exposes `sniff_mandoku(doc)`,
+scored on the printed lines, and `paragraphs(lines)`, which joins the printed lines into the
+paragraphs its plain e-texts have; `prepare` gives the reader that text (pipeline/mandoku.py).
 """
 from __future__ import annotations
 
@@ -27,6 +31,33 @@ def detect(text: str, name: str = "") -> tuple[str, str]:
         raise PipelineError("cannot tell the layout (" + "; ".join(
             f"{n}: {w}" for (s, w), n in scored) + "); give --format", name, rule="ZS-CONV-LAYOUT")
     return best, why
+
+
+def detect_mandoku(doc, name: str = "") -> tuple[str, str]:
+    """(layout, why) for a Kanripo file: of the readers that read mandoku, the best scored."""
+    scored = sorted(((m.sniff_mandoku(doc), n) for n, m in READERS.items() if hasattr(m, "sniff_mandoku")),
+                    key=lambda x: (-x[0][0], x[1]))
+    (score, why), best = scored[0]
+    if score < 0.2:
+        raise PipelineError("a Kanripo file, but no layout fits it (" + "; ".join(
+            f"{n}: {w}" for (s, w), n in scored) + "); give --format", name, rule="ZS-CONV-LAYOUT")
+    return best, "Kanripo mandoku markup; " + why
+
+
+def prepare(src, layout: str, report) -> None:
+    """Give a Kanripo source the text the layout's reader reads: its printed lines joined into
+    that layout's paragraphs, with the events placed and the way back to the file."""
+    from .. import mandoku
+    from ..chars import WHITESPACE
+    reader = get(layout)
+    if not hasattr(reader, "paragraphs"):
+        raise PipelineError(f"the {layout} layout does not read Kanripo files (formats that do: "
+                            f"{', '.join(sorted(n for n, m in READERS.items() if hasattr(m, 'paragraphs')))})",
+                            src.name, rule="ZS-OPT-001")
+    logical = mandoku.join(reader.paragraphs(src.mandoku.lines))
+    src.text = logical.text
+    src.events = logical.counted(WHITESPACE | src.delimiters)
+    src.locate = report.locate = logical.source_pos
 
 
 def get(name: str):

@@ -16,8 +16,8 @@ from .. import persons
 from ..anchoring import resolve_group
 from ..chars import Q_CLOSE, Q_OPEN, QUOTE_MARKS, WHITESPACE
 from ..located import Located
-from ..model import (Div, Document, Fw, Head, Meta, Pos, Shu, SmallNote, Translation, Unit,
-                     YishuBlock, assign_ids)
+from ..model import (Div, Document, Fw, Head, Judgment, KaozhengEntry, Meta, Pos, Prose, Shu,
+                     SmallNote, Translation, Unit, YishuBlock, assign_ids)
 from ..report import Report
 from ..shu import MARK, looks_like_shu, mark_text, opens_body, parse_block, resp_for, starts_section
 from ..source import Source
@@ -66,7 +66,8 @@ class Builder:
         self.src, self.report, self.layout = src, report, layout
         self.segment, self.continues = segment, continues
         self.work = ""
-        self.set_work(src.meta.get("work", ""))
+        edition = src.kanripo
+        self.set_work(src.meta.get("work", "") or (edition.title if edition is not None else ""))
         self.divs: list[Div] = []
         self.div: Div | None = None
         self.group = _Group()
@@ -213,6 +214,23 @@ class Builder:
         self.pending_front = []
         self.divs.append(self.div)
 
+    def top_div(self, kind: str, text: str, pos: Pos) -> None:
+        """A division of its own after the 卷 (a 考證): a top-level div with its heading."""
+        self.close_group()
+        self.closing_div = self.last_closed = None
+        self.div = Div(kind, Head(text, pos, kind), front=self.pending_front)
+        self.pending_front = []
+        self.divs.append(self.div)
+
+    def closing_of(self, div: Div, text: str, pos: Pos) -> None:
+        """A title printed again at the end of what it heads (the 卷's, the 考證's): its
+        trailer."""
+        self.close_group()
+        if div is None or not div.blocks:
+            self.furniture(Fw(text, pos, "title"))
+            return
+        div.trailers.append(Head(text, pos, "closing"))
+
     def section(self, text: str, pos: Pos) -> None:
         """A chapter title inside a 卷 (檀弓上第三, 聘礼第八之四): a nested section div."""
         self.close_group()
@@ -276,12 +294,12 @@ class Builder:
         if not self.work_known:
             self.report.warn("ZS-CONV-WORK", "work not named or not in works.tsv (give --work or a "
                              ".meta.json sidecar); 注 attributed to 鄭玄 by default")
-        juan = next((d.head.text[len(self.work):] if d.head.text.startswith(self.work) else
-                     d.head.text for d in self.divs if d.head is not None), "")
+        juan = next((_juan_of(d.head.text, self.work) for d in self.divs if d.head is not None), "")
         meta = Meta(self.src.basename, self.src.sha256, self.layout,
                     work=self.work, juan=self.src.meta.get("juan", juan),
                     section=self.src.meta.get("section", ""))
         meta.classification, meta.declared = self.classification, self.declared
+        meta.delimiters, meta.edition, meta.events = self.src.delimiters, self.src.kanripo, self.src.events
         doc = Document(meta, self.divs)
         meta.persons = _persons(doc)
         assign_ids(doc)
@@ -289,6 +307,14 @@ class Builder:
 
 
 _RESP, _PARTS = attrgetter("resp"), attrgetter("parts")
+
+
+def _juan_of(head: str, work: str) -> str:
+    """The 卷 a heading names, without the work: 禮記注疏卷一 → 卷一 (also when the work is
+    spelled otherwise, 禮記註疏)."""
+    if work and head.startswith(work):
+        return head[len(work):]
+    return head[head.index("卷"):] if "卷" in head[1:] else head
 
 
 def _persons(doc: Document) -> list[str]:
@@ -305,6 +331,8 @@ def _persons(doc: Document) -> list[str]:
             for q in b.quotes:
                 used.add(q.resp)
                 used.update(p.resp for p in q.parts if isinstance(p, SmallNote))
-        elif isinstance(b, Translation):
+        elif isinstance(b, (Translation, Prose)):
             used.update(p.resp for p in b.parts if isinstance(p, SmallNote))
+        elif isinstance(b, KaozhengEntry):
+            used.update(p.resp for p in b.parts if isinstance(p, Judgment))
     return sorted(r for r in used if r)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from .. import persons
+from .. import kaozheng, persons
 from ..chars import WHITESPACE
 from ..located import Located
 from ..model import MARK, YINYI, Fw, Pos, Unit
@@ -30,8 +30,10 @@ DESCRIPTION = "四庫全書 注疏, unpunctuated: bare 注 before each 注, 音�
 HEADER = re.compile(r"^(?:钦定四库全书|欽定四庫全書)$")
 _ROLE = r"[^\s　]{1,10}(?:注|註|疏|音义|音義|释文|釋文)"
 RESPONSIBILITY = re.compile(rf"^{_ROLE}(?:[\s　]+{_ROLE})+$")
-_YINYI = re.compile(r"(音义|音義)【([^【】]*)】")
-_SHU = re.compile(r"(疏)【([^【】]*)】")
+# The small-character notes after their markers: 【…】 in plain e-texts, (…) in Kanripo's; the
+# 疏 also printed 䟽.
+_YINYI = re.compile(r"(音义|音義)(?:【([^【】]*)】|\(([^()]*)\))")
+_SHU = re.compile(r"(疏|䟽)(?:【([^【】]*)】|\(([^()]*)\))")
 _ZHU_MARK = re.compile(r"[注註]")
 _WS = "".join(WHITESPACE)
 
@@ -52,13 +54,68 @@ def continues(unit: list[RawLine], s: str) -> bool:
     return False
 
 
+# -- Kanripo's 四庫 editions (mandoku) --------------------------------------------------------------
+def sniff_mandoku(doc) -> tuple[float, str]:
+    """The 四庫 注疏: 音義(…) and 疏(…) notes after their markers, 注 inline."""
+    text = "".join(line.text for line in doc.lines)
+    shu = len(_SHU.findall(text))
+    yinyi = len(_YINYI.findall(text))
+    zhu = text.count("注")
+    if not shu:
+        return 0.0, f"no 疏(…) notes ({yinyi} 音義(…))"
+    return min(1.0, 0.5 + (shu + yinyi) / 40), f"{shu} 疏(…) and {yinyi} 音義(…) notes, {zhu} 注 marks"
+
+
+def paragraphs(lines) -> list:
+    """The body runs on from column to column: one paragraph of every line printed at the
+    margin, up to the next line printed indented (a title, the commentators) or blank, which
+    stand alone, as the furniture of a plain e-text does; 欽定四庫全書 stands alone too. In a
+    考證 an entry starts at the margin and runs on over the indented lines after it, but an
+    indented line after a short one starts a further note of its own (又…, 疏…)."""
+    from ..mandoku import flow
+    out: list = []
+    body: list = []
+    head = None
+    for line in lines:
+        text = line.text.strip(_WS)
+        if head is None and kaozheng.HEAD.match(text):
+            out += flow(body, _stands_alone)
+            body, head = [], text
+            out.append([line])
+        elif head is not None:
+            if text == head or line.blank or HEADER.match(text):
+                out.append([line])
+                head = None if text == head else head
+            elif line.indent == 0 or not out or len(out[-1]) == 0 or out[-1][-1].blank or \
+                    out[-1][-1].cells() < _FULL or _title(out[-1][-1]):
+                out.append([line])
+            else:
+                out[-1].append(line)
+        else:
+            body.append(line)
+    return out + flow(body, _stands_alone)
+
+
+_FULL = 21            # cells in a column of the 四庫 leaf (8 columns × 21 per half-leaf)
+
+
+def _stands_alone(line) -> bool:
+    return line.indent > 0 or bool(HEADER.match(line.text))
+
+
+def _title(line) -> bool:
+    text = line.text.strip(_WS)
+    return bool(kaozheng.HEAD.match(text) or HEADER.match(text))
+
+
 def marks(text: str) -> list[tuple[int, int, str]]:
     """What the line prints to separate layers: 音义【…】 and the bare 注 before each 注."""
     out: list[tuple[int, int, str]] = []
     taken = []
     for m in _YINYI.finditer(text):
         a, b = m.span()
-        out += [(a, m.end(1), MARK), (m.end(1), m.end(1) + 1, B), (m.start(2), m.end(2), YINYI),
+        inner = 2 if m.group(2) is not None else 3
+        out += [(a, m.end(1), MARK), (m.end(1), m.end(1) + 1, B), (m.start(inner), m.end(inner), YINYI),
                 (b - 1, b, B)]
         taken.append((a, b))
     for m in _ZHU_MARK.finditer(text):
@@ -76,15 +133,30 @@ def segment(raw_units: list[list[RawLine]], shus, b: Builder) -> list[Unit]:
 def read(src: Source, report: Report):
     b = Builder(src, report, NAME, segment, continues)
     b.bare_lemmas = True
+    kaozheng_head = None                      # inside a 考證: its head line, which also ends it
     for n, raw in enumerate(src.text.split("\n"), 1):
         s = raw.strip(_WS)
         if not s:
             continue
         col = len(raw) - len(raw.lstrip(_WS)) + 1
         pos = Pos(n, col)
-        if HEADER.match(s):
+        if kaozheng_head is not None:
+            if s == kaozheng_head:
+                b.closing_of(b.div, s, pos)
+                kaozheng_head = None
+            elif HEADER.match(s):
+                b.furniture(Fw(s, pos, "header"))
+            else:
+                b.block(kaozheng.entry(s, pos, report, b.declared))
+        elif HEADER.match(s):
             b.furniture(Fw(s, pos, "header"))
-        elif m := juan_line(s):
+        elif kaozheng.HEAD.match(s):
+            b.top_div("kaozheng", s, pos)
+            kaozheng_head = s
+        elif (m := juan_line(s)) and b.juan_div is not None and b.juan_div.head is not None \
+                and b.juan_div.head.text == s:
+            b.closing_of(b.juan_div, s, pos)          # the 卷's title printed again at its end
+        elif m:
             b.juan(s, pos, m.group("n"), m.group("work"))
         elif RESPONSIBILITY.match(s):
             _commentators(b, s)
@@ -102,7 +174,8 @@ def _line(b: Builder, n: int, col: int, s: str) -> None:
     for m in _SHU.finditer(s):
         if s[at:m.start()].strip(_WS):
             b.unit_line(n, col + at, s[at:m.start()])
-        b.shu_block(Located.of(m.group(2), n, col + m.start(2)), m.group(1), Pos(n, col + m.start()))
+        inner = 2 if m.group(2) is not None else 3
+        b.shu_block(Located.of(m.group(inner), n, col + m.start(inner)), m.group(1), Pos(n, col + m.start()))
         at = m.end()
     if s[at:].strip(_WS):
         b.unit_line(n, col + at, s[at:])

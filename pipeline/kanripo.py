@@ -1,0 +1,98 @@
+"""What a Kanripo repository gives beside a 卷 file: the work's Readme.org (title, editions,
+table of contents), the page images of its `_data` branch (imglist), and Kanripo's table of the
+characters Unicode lacks (the KR-Gaiji repository). A clone keeps them side by side:
+
+    KR1d0053/            the text repository (any branch): Readme.org, KR1d0053_001.txt …
+    _data/KR1d0053/imglist/KR1d0053_001.txt     page id → image file, per 卷
+    KR-Gaiji/charlist.org.txt                   KR0427 → its form, normal form, image
+
+`Context.near(path)` finds them (in the file's directory or up to three levels above), or
+takes them from the command line (`--imglist`, `--gaiji`, `--facs-base`); `for_file` gives the
+`Edition` the TEI header and facsimile are written from.
+"""
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+
+from . import mandoku
+
+# Where Kanripo keeps the images of an edition (_data/<ID>/imglist/imginfo.cfg says so).
+IMAGE_BASES = {"WYG": "http://img.kanripo.org/general/skqs/wyg/"}
+# Kanripo's character images, for a reader with no font for a gaiji.
+GAIJI_IMAGES = "https://raw.githubusercontent.com/kanripo/KR-Gaiji/master/"
+_FILE = re.compile(r"(?P<id>KR\d[a-z]\d{4})_(?P<juan>\d{3})\.txt$")
+
+
+@dataclass
+class Edition:
+    """A Kanripo 卷 file's edition and the furniture of its header."""
+    work_id: str                        # KR1d0053
+    file: str                           # KR1d0053_001.txt
+    title: str = ""                     # #+TITLE (or Readme.org's)
+    edition: str = ""                   # WYG
+    edition_name: str = ""              # 四庫全書・文淵閣
+    date: str = ""                      # #+DATE
+    properties: dict = field(default_factory=dict)
+    comments: list = field(default_factory=list)          # (line, text)
+    pages: list = field(default_factory=list)             # (mandoku.Page, image path or "")
+    gaiji: list = field(default_factory=list)             # mandoku.Gaiji rows used, by id
+    gaiji_table: str = ""               # where they came from ("" when the table was not found)
+    facs_base: str = ""                 # prefix making the image paths absolute URLs
+    contents: list = field(default_factory=list)          # Readme.org entries of this file
+
+
+@dataclass
+class Context:
+    readme: mandoku.Readme | None = None
+    gaiji: dict = field(default_factory=dict)
+    gaiji_table: str = ""
+    imglist_dir: str | None = None
+    facs_base: str = ""
+
+    @classmethod
+    def near(cls, path: str, gaiji: str | None = None, imglist: str | None = None,
+             facs_base: str = "") -> "Context":
+        here = os.path.dirname(os.path.abspath(path))
+        readme_path = os.path.join(here, "Readme.org")
+        ctx = cls(mandoku.read_readme(readme_path) if os.path.exists(readme_path) else None,
+                  facs_base=facs_base)
+        table = gaiji or mandoku.find_near(here, os.path.join("KR-Gaiji", "charlist.org.txt"))
+        if table:
+            ctx.gaiji, ctx.gaiji_table = mandoku.read_gaiji_table(table), table
+        m = _FILE.search(os.path.basename(path))
+        if imglist:
+            ctx.imglist_dir = imglist
+        elif m:
+            ctx.imglist_dir = mandoku.find_near(here, os.path.join("_data", m["id"], "imglist"))
+        return ctx
+
+    def gaiji_char(self, gid: str) -> str:
+        """The character a gaiji is written with in the text: its own, when Unicode (or
+        Kanripo's private area) has one, else one of ours (mandoku.GAIJI_BASE)."""
+        row = self.gaiji.get(gid)
+        if row is not None and len(row.form) == 1:
+            return row.form
+        return mandoku.default_gaiji_char(gid)
+
+    def for_file(self, src) -> Edition:
+        doc = src.mandoku
+        name = os.path.basename(src.name)
+        pages = doc.pages()
+        m = _FILE.search(name)
+        work_id = doc.properties.get("ID") or (m["id"] if m else "") or (pages[0].work if pages else "")
+        code = (doc.properties.get("BASEEDITION") or doc.properties.get("WITNESS") or
+                (pages[0].edition if pages else "")).strip()
+        ed = Edition(work_id, name, doc.title or (self.readme.title if self.readme else ""), code,
+                     date=doc.date, properties=dict(doc.properties), comments=list(doc.comments),
+                     gaiji_table=self.gaiji_table, facs_base=self.facs_base)
+        if self.readme is not None:
+            ed.edition_name = next((n for c, n in self.readme.editions if c == code), "")
+            ed.contents = [c for c in self.readme.contents if c[0] == name]
+        images = {}
+        if self.imglist_dir and m:
+            images = mandoku.read_imglist(os.path.join(self.imglist_dir, f"{m['id']}_{m['juan']}.txt"))
+        ed.pages = [(p, images.get(p.key, "")) for p in pages]
+        ed.gaiji = [self.gaiji.get(g) or mandoku.Gaiji(g) for g in doc.gaiji_ids()]
+        return ed
