@@ -66,6 +66,7 @@ class Piece:
     anchors: list[Anchor] = field(default_factory=list)
     id: str = ""
     squeezed: str | None = field(default=None, repr=False)   # cache: text without punctuation
+    literal: bool = False                  # printed symbols (a drum score's ○ □): no placeholders
 
     def anchor_at(self, offset: int) -> "Piece | Anchor":
         """The pointable thing at `offset`: reuse an existing anchor there or make one."""

@@ -29,6 +29,7 @@ from .report import Report
 J, Z, Y, O = JING, ZHU, YINYI, "o"          # O: a ○ delimiter, dropped from the text
 B = "b"                                     # a bracket delimiter (【 】), dropped from the text
 ZHU_OPEN = "zhu-open"                       # a mark: a 注 begins here
+SCORE = "score"                             # 經 printed in symbols (a drum score): kept as it is
 _DROPPED = (O, B)
 _SENTENCE_END = re.compile(r"[。？！；][”’」』）)]*")
 _TRAILING = set("，。；：？！、”’」』）)")
@@ -145,8 +146,9 @@ def segment(lines: list[Located], shus: list[Shu], zhu_resp: str, report: Report
                 cuts.add(base + a)
             else:
                 forced.append((base + a, base + b, label, "delimiter", CONF_DELIMITER))
-    for i in g.circles:
-        forced.append((i, i + 1, O, "delimiter", CONF_DELIMITER))
+    for i in g.circles:                 # a ○ a layout marks as text (a score, a printed mark) stays
+        if not _inside(i, [f for f in forced if f[2] in (MARK, SCORE)]):
+            forced.append((i, i + 1, O, "delimiter", CONF_DELIMITER))
     zhu_spans = _locate_zhu(g, ev, forced, opens)
     forced += zhu_spans
     forced += _locate_jing(g, ev, forced, opens, cuts)
@@ -336,7 +338,7 @@ def _label_rest(g: _Group, ev: Evidence, segs: list[_Seg], free: tuple[str, ...]
     """Viterbi over each line's segments; forced labels are fixed, the rest scored by cues."""
     for li, start in enumerate(g.starts):
         end = g.starts[li + 1] if li + 1 < len(g.starts) else len(g.text)
-        line = [s for s in segs if start <= s.start < end and s.label not in (O, B, MARK)]
+        line = [s for s in segs if start <= s.start < end and s.label not in (O, B, MARK, SCORE)]
         if not line or all(s.label is not None for s in line):
             continue
         _viterbi(g, ev, line, free)
@@ -423,6 +425,9 @@ def _units(g: _Group, segs: list[_Seg], zhu_resp: str, report: Report) -> list[U
             pos = g.pos(a)
             if label == MARK:
                 out.append(Piece(MARK, g.text[a:b], pos))
+                continue
+            if label == SCORE:
+                out.append(Piece(J, g.text[a:b], pos, literal=True))
                 continue
             if out or label != J:
                 prev = next((p.layer for p in reversed(out) if p.layer != MARK), J)

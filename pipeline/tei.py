@@ -144,17 +144,18 @@ class _Placer:
                 n += 1
         return len(text)
 
-    def place(self, text: str) -> str:
+    def place(self, text: str, marked=None) -> str:
+        marked = marked or self.marked
         events, end = self.events, self.kept + self._kept(text)
         if self.i >= len(events) or events[self.i].at >= end:
             self.kept = end
-            return self.marked(text) if _ATTENTION.search(text) else text
+            return marked(text) if _ATTENTION.search(text) else text
         out, start = [], 0
         while self.i < len(events) and events[self.i].at < end:
             e = events[self.i]
             at = self._index(text, e.at - self.kept)
             if at > start:
-                out.append(self.marked(text[start:at]))
+                out.append(marked(text[start:at]))
                 start = at
             if e.kind == "g":
                 out.append(f'<g ref="#{e.value}">{_esc(text[at:at + 1])}</g>')
@@ -163,7 +164,7 @@ class _Placer:
                 out.append(_event(e))
             self.i += 1
         if start < len(text):
-            out.append(self.marked(text[start:]))
+            out.append(marked(text[start:]))
         self.kept = end
         return "".join(out)
 
@@ -225,11 +226,14 @@ class _Writer:
         """Text, with placeholders and PUA characters wrapped in a declared <g>."""
         self.out.append(self.text(text))
 
-    def text(self, text: str) -> str:
+    def text(self, text: str, literal: bool = False) -> str:
         """Text as put writes it, for an element written in one piece: escaped, the characters
-        that need one in a <g>, and a Kanripo source's pages and lines placed in it."""
+        that need one in a <g> (none, `literal`: symbols printed as such), and a Kanripo
+        source's pages and lines placed in it."""
         if self.placer is not None:
-            return self.placer.place(text)
+            return self.placer.place(text, _esc if literal else None)
+        if literal:
+            return _esc(text)
         # most text is copied as it is: the check is made here, not in a call
         return text if _ATTENTION.search(text) is None else self._marked(text)
 
@@ -357,7 +361,9 @@ class _Writer:
         self.out.append("</ab>\n")
 
     def jing(self, p: Piece) -> None:
-        if p.anchors:
+        if p.literal:                            # symbols printed as such: □ is no placeholder
+            self.out.append(f'<seg xml:id="{p.id}">{self.text(p.text, literal=True)}</seg>')
+        elif p.anchors:
             self.out.append(f'<seg xml:id="{p.id}">')
             self.put_anchored(p)
             self.out.append("</seg>")

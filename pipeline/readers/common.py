@@ -230,6 +230,8 @@ class Builder:
             self.furniture(Fw(text, pos, "title"))
             return
         div.trailers.append(Head(text, pos, "closing"))
+        if div is self.div:             # closed: what follows goes before the next heading
+            self.div = None
 
     def section(self, text: str, pos: Pos) -> None:
         """A chapter title inside a 卷 (檀弓上第三, 聘礼第八之四): a nested section div."""

@@ -19,7 +19,7 @@ from ..chars import WHITESPACE
 from ..located import Located
 from ..model import MARK, YINYI, Fw, Pos, Unit
 from ..report import Report
-from ..segment import B, ZHU_OPEN
+from ..segment import B, SCORE, ZHU_OPEN
 from ..segment import segment as segment_group
 from ..source import Source
 from .common import CHAPTER, Builder, RawLine, juan_line, located
@@ -108,10 +108,24 @@ def _title(line) -> bool:
     return bool(kaozheng.HEAD.match(text) or HEADER.match(text))
 
 
-def marks(text: str) -> list[tuple[int, int, str]]:
-    """What the line prints to separate layers: 音义【…】 and the bare 注 before each 注."""
+# A drum score (the 投壺 of 禮記): beats printed as ○ 鼙 and □ 鼓, 半 a half beat.
+_SCORE = re.compile(r"[○□半◍◛〇]{4,}")
+
+
+def marks(text: str, circle_is_text: bool = False) -> list[tuple[int, int, str]]:
+    """What the line prints to separate layers: 音义【…】 and the bare 注 before each 注. Where
+    ○ is printed text (a Kanripo source), a drum score is 經 kept as it is, and any other ○ a
+    printed mark after which the 經 goes on (儀禮注疏 sets one before each section)."""
     out: list[tuple[int, int, str]] = []
     taken = []
+    if circle_is_text:
+        for m in _SCORE.finditer(text):
+            if "○" in m.group() and "□" in m.group():
+                out.append((m.start(), m.end(), SCORE))
+                taken.append(m.span())
+        for i in (k for k, ch in enumerate(text) if ch == "○"):
+            if not any(a <= i < b for a, b in taken):
+                out.append((i, i + 1, MARK))
     for m in _YINYI.finditer(text):
         a, b = m.span()
         inner = 2 if m.group(2) is not None else 3
@@ -126,8 +140,9 @@ def marks(text: str) -> list[tuple[int, int, str]]:
 
 def segment(raw_units: list[list[RawLine]], shus, b: Builder) -> list[Unit]:
     lines = located(raw_units)
-    return segment_group(lines, shus, b.zhu_resp, b.report, [marks(l.text) for l in lines],
-                         free=("jing",))
+    circle_is_text = "○" not in b.src.delimiters
+    return segment_group(lines, shus, b.zhu_resp, b.report,
+                         [marks(l.text, circle_is_text) for l in lines], free=("jing",))
 
 
 def read(src: Source, report: Report):
