@@ -14,8 +14,8 @@ from . import __version__, persons
 from .chars import SUSPECT, UNICODE_VERSION, glyph_kind
 from .kanripo import GAIJI_IMAGES
 from .model import (AN, JING, MARK, QUE, SHU, TEXTUAL, TRANSLATION, XIAOZHU, YINYI,
-                    YISHU, ZHU, Div, Document, Fw, Judgment, KaozhengEntry, Piece, Prose, Shu,
-                    SmallNote, Token, Translation, Unit, YishuBlock)
+                    YISHU, ZHU, Div, Document, Fw, Judgment, KaozhengEntry, Meta, Piece, Prose, Shu,
+                    SmallNote, Token, Translation, Unit, Work, YishuBlock)
 from .report import Report
 
 TEI_NS = "http://www.tei-c.org/ns/1.0"
@@ -687,6 +687,38 @@ def to_tei_text(doc: Document, report: Report | None = None) -> tuple[bytes, str
     before, body, after = _Writer(doc, report).build()
     return b"".join((b"<?xml version='1.0' encoding='UTF-8'?>\n", before.encode("utf-8"),
                      body.encode("utf-8"), after.encode("utf-8"), b"\n")), body
+
+
+class _WorkWriter(_Writer):
+    """The TEI of a whole work: the header of its Readme.org, and its table of contents, each
+    entry linked to the TEI of its 卷."""
+
+    def __init__(self, work: Work, doc: Document):
+        super().__init__(doc, None)
+        self.work = work
+
+    def body(self) -> str:
+        out = ['<body>\n<div type="contents" xml:id="d1">\n<head type="contents" xml:id="d1.h">目次</head>\n<list>\n']
+        for k, v in enumerate(self.work.volumes, 1):
+            n = f' n="{_esc(v.page)}"' if v.page else ""
+            title = self.text(v.title)
+            if v.target:
+                out.append(f'<item n="{k}"><ref target="{_esc(v.target)}"{n}>{title}</ref></item>\n')
+            else:                                # withheld from this checkout, or not converted
+                out.append(f'<item n="{k}">{title}</item>\n')
+        out.append("</list>\n</div>\n</body>")
+        return "".join(out)
+
+
+def work_to_tei(work: Work, readme_sha256: str) -> bytes:
+    """The work's TEI file: its source is the repository's Readme.org."""
+    from .kanripo import Edition
+    meta = Meta("Readme.org", readme_sha256, "kanripo-work", work=work.title)
+    code, name = work.editions[0] if work.editions else ("", "")
+    meta.edition = Edition(work.id, "Readme.org", work.title, code, name)
+    before, body, after = _WorkWriter(work, Document(meta, [])).build()
+    return b"".join((b"<?xml version='1.0' encoding='UTF-8'?>\n", before.encode("utf-8"),
+                     body.encode("utf-8"), after.encode("utf-8"), b"\n"))
 
 
 def to_tei(doc: Document, report: Report | None = None) -> etree._Element:

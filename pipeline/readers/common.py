@@ -311,6 +311,23 @@ class Builder:
 _RESP, _PARTS = attrgetter("resp"), attrgetter("parts")
 
 
+def structure_missing(doc: Document) -> str | None:
+    """What a 注疏 reader saw when it recovered next to no structure (no 注 and no 疏 in a text
+    of some length: every line read as 經), or None when the structure is real."""
+    from ..model import ZHU
+    units = [b for b in doc.blocks() if isinstance(b, Unit)]
+    chars = sum(len(p.text) for u in units for p in u.pieces)
+    zhu = sum(1 for u in units for p in u.pieces if getattr(p, "layer", None) == ZHU)
+    shu = sum(1 for b in doc.blocks() if isinstance(b, Shu))
+    if chars >= _MIN_CHARS and not zhu and not shu:
+        return f"{chars} characters in {len(units)} units, no 注 and no 疏"
+    return None
+
+
+# Below this, a text may be a fragment with no commentary at all (a test, a quotation).
+_MIN_CHARS = 200
+
+
 def _juan_of(head: str, work: str) -> str:
     """The 卷 a heading names, without the work: 禮記注疏卷一 → 卷一 (also when the work is
     spelled otherwise, 禮記註疏)."""

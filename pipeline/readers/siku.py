@@ -22,10 +22,13 @@ from ..report import Report
 from ..segment import B, SCORE, ZHU_OPEN
 from ..segment import segment as segment_group
 from ..source import Source
+from . import common
 from .common import CHAPTER, Builder, RawLine, juan_line, located
 
 NAME = "siku"
 DESCRIPTION = "四庫全書 注疏, unpunctuated: bare 注 before each 注, 音义【…】, 疏【…】 inline"
+# The test of real structure (convert refuses a text this layout reads as next to none).
+structure_missing = common.structure_missing
 
 HEADER = re.compile(r"^(?:钦定四库全书|欽定四庫全書)$")
 _ROLE = r"[^\s　]{1,10}(?:注|註|疏|音义|音義|释文|釋文)"
