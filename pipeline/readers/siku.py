@@ -153,6 +153,7 @@ def segment(raw_units: list[list[RawLine]], shus, b: Builder) -> list[Unit]:
 def read(src: Source, report: Report):
     b = Builder(src, report, NAME, segment, continues)
     b.bare_lemmas = True
+    b.lemmas_printed = src.mandoku is None
     kaozheng_head = None                      # inside a 考證: its head line, which also ends it
     for n, raw in enumerate(src.text.split("\n"), 1):
         s = raw.strip(_WS)
