@@ -347,29 +347,28 @@ def join(paragraphs: list[list[Line]]) -> Logical:
                     size -= 1
                     skip += 1
             base = size - skip
+            # in the order they are printed: a page that begins with the line comes before its
+            # line break; then the line's own row splits, gaiji and pages, by offset
+            inline = [(max(off, skip), 0, Event(base + max(off, skip), "pb", page))
+                      for off, page in line.pages]
+            events += [e for off, _, e in inline if off <= skip]
             events.append(Event(size, "lb"))
-            for off, page in line.pages:
-                events.append(Event(base + max(off, skip), "pb", page))
+            inline = [x for x in inline if x[0] > skip]
+            inline += [(off, 1, Event(base + off, "row")) for off in line.rows]
+            inline += [(off, 2, Event(base + off, "g", gid)) for off, gid in line.gaiji]
+            events += [e for *_, e in sorted(inline, key=lambda x: (x[0], x[1]))]
             cols = line.cols
             if skip:                                     # runs cut by the left-out indentation
                 cols = [(max(off, skip), sl, sc + max(off, skip) - off)
                         for i, (off, sl, sc) in enumerate(cols)
                         if (cols[i + 1][0] if i + 1 < len(cols) else len(text)) > skip]
             chunks += [(base + off, sl, sc) for off, sl, sc in cols]
-            for off in line.rows:
-                events.append(Event(base + off, "row"))
-            for off, gid in line.gaiji:
-                events.append(Event(base + off, "g", gid))
             piece = text[skip:]
             out.append(piece)
             size += len(piece)
         out.append("\n")
         size += 1
-    events.sort(key=lambda e: (e.at, _ORDER[e.kind]))
-    return Logical("".join(out), chunks, line_starts, events)
-
-
-_ORDER = {"pb": 0, "lb": 1, "row": 2, "g": 3}
+    return Logical("".join(out), chunks, line_starts, events)     # in text order already
 
 
 def flow(lines: list[Line], stands_alone) -> list[list[Line]]:
