@@ -5,6 +5,7 @@ mappings (token kinds → elements) are data. Anything it cannot place is a warn
 """
 from __future__ import annotations
 
+import bisect
 import re
 import unicodedata
 
@@ -14,8 +15,8 @@ from . import __version__, persons
 from .chars import SUSPECT, UNICODE_VERSION, glyph_kind
 from .kanripo import GAIJI_IMAGES
 from .model import (AN, JING, MARK, QUE, SHU, TEXTUAL, TRANSLATION, XIAOZHU, YINYI,
-                    YISHU, ZHU, Div, Document, Fw, Judgment, KaozhengEntry, Piece, Prose, Shu,
-                    SmallNote, Token, Translation, Unit, YishuBlock)
+                    YISHU, ZHU, Div, Document, Fw, Judgment, KaozhengEntry, Meta, Piece, Prose, Shu,
+                    SmallNote, Token, Translation, Unit, Work, YishuBlock)
 from .report import Report
 
 TEI_NS = "http://www.tei-c.org/ns/1.0"
@@ -124,25 +125,33 @@ class _Placer:
         from .chars import WHITESPACE
         self.events, self.i, self.kept = events, 0, 0
         self.dropped = "".join(sorted(WHITESPACE | delimiters))
+        self.uncounted = re.compile("[" + re.escape(self.dropped) + "]")
         self.marked = marked
 
     def pending(self) -> bool:
         return self.i < len(self.events)
 
     def _kept(self, text: str) -> int:
-        return len(text) - sum(text.count(c) for c in self.dropped if c in text)
+        if text.isalpha() or self.uncounted.search(text) is None:   # most text: all counts
+            return len(text)
+        return len(text) - len(self.uncounted.findall(text))
 
-    def _index(self, text: str, k: int) -> int:
-        """The index in `text` of its k-th kept character."""
-        if not any(c in text for c in self.dropped):
-            return k
-        n = 0
-        for i, ch in enumerate(text):
-            if ch not in self.dropped:
-                if n == k:
-                    return i
-                n += 1
-        return len(text)
+    def _counter(self, text: str):
+        """index(k): where in `text` its k-th kept character is. Worked out once per text:
+        a long 疏 holds an event every column."""
+        if text.isalpha() or self.uncounted.search(text) is None:
+            return lambda k: k
+        runs = [(m.start(), m.end()) for m in re.finditer(f"[^{re.escape(self.dropped)}]+", text)]
+        firsts, n = [], 0
+        for a, b in runs:
+            firsts.append(n)
+            n += b - a
+
+        def index(k: int) -> int:
+            r = bisect.bisect_right(firsts, k) - 1
+            return runs[r][0] + k - firsts[r] if r >= 0 and k - firsts[r] < runs[r][1] - runs[r][0] \
+                else len(text)
+        return index
 
     def place(self, text: str, marked=None) -> str:
         marked = marked or self.marked
@@ -150,10 +159,10 @@ class _Placer:
         if self.i >= len(events) or events[self.i].at >= end:
             self.kept = end
             return marked(text) if _ATTENTION.search(text) else text
-        out, start = [], 0
+        out, start, index = [], 0, self._counter(text)
         while self.i < len(events) and events[self.i].at < end:
             e = events[self.i]
-            at = self._index(text, e.at - self.kept)
+            at = index(e.at - self.kept)
             if at > start:
                 out.append(marked(text[start:at]))
                 start = at
@@ -687,6 +696,38 @@ def to_tei_text(doc: Document, report: Report | None = None) -> tuple[bytes, str
     before, body, after = _Writer(doc, report).build()
     return b"".join((b"<?xml version='1.0' encoding='UTF-8'?>\n", before.encode("utf-8"),
                      body.encode("utf-8"), after.encode("utf-8"), b"\n")), body
+
+
+class _WorkWriter(_Writer):
+    """The TEI of a whole work: the header of its Readme.org, and its table of contents, each
+    entry linked to the TEI of its 卷."""
+
+    def __init__(self, work: Work, doc: Document):
+        super().__init__(doc, None)
+        self.work = work
+
+    def body(self) -> str:
+        out = ['<body>\n<div type="contents" xml:id="d1">\n<head type="contents" xml:id="d1.h">目次</head>\n<list>\n']
+        for k, v in enumerate(self.work.volumes, 1):
+            n = f' n="{_esc(v.page)}"' if v.page else ""
+            title = self.text(v.title)
+            if v.target:
+                out.append(f'<item n="{k}"><ref target="{_esc(v.target)}"{n}>{title}</ref></item>\n')
+            else:                                # withheld from this checkout, or not converted
+                out.append(f'<item n="{k}">{title}</item>\n')
+        out.append("</list>\n</div>\n</body>")
+        return "".join(out)
+
+
+def work_to_tei(work: Work, readme_sha256: str) -> bytes:
+    """The work's TEI file: its source is the repository's Readme.org."""
+    from .kanripo import Edition
+    meta = Meta("Readme.org", readme_sha256, "kanripo-work", work=work.title)
+    code, name = work.editions[0] if work.editions else ("", "")
+    meta.edition = Edition(work.id, "Readme.org", work.title, code, name)
+    before, body, after = _WorkWriter(work, Document(meta, [])).build()
+    return b"".join((b"<?xml version='1.0' encoding='UTF-8'?>\n", before.encode("utf-8"),
+                     body.encode("utf-8"), after.encode("utf-8"), b"\n"))
 
 
 def to_tei(doc: Document, report: Report | None = None) -> etree._Element:

@@ -60,6 +60,13 @@ def prepare(src, layout: str, report) -> None:
     src.locate = report.locate = logical.source_pos
 
 
+def structure_missing(doc, layout: str) -> str | None:
+    """What the layout's reader saw, when it recovered next to no structure (the layout's
+    `structure_missing`; None when it has no such test or the structure is real)."""
+    test = getattr(get(layout), "structure_missing", None)
+    return test(doc) if test is not None else None
+
+
 def get(name: str):
     try:
         return READERS[name]
