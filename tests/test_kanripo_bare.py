@@ -146,7 +146,8 @@ def test_liji_sections_glued_to_their_first_phrase(liji):
 
 
 def test_liji_units_and_phrases(liji):
-    from pipeline.mandoku import default_gaiji_char
+    from pipeline import kanripo
+    gaiji = kanripo.Context.near(str(FIX / "bare_liji.txt")).gaiji_char
     root, _ = liji
     assert _units(root) == [
         "23.1君之喪，三日子、夫人杖，五日既殯，授大夫世婦杖。",
@@ -154,7 +155,7 @@ def test_liji_units_and_phrases(liji):
         # a paragraph whose last phrase has no ¶ ends before the next paragraph
         "士之喪，二日而殯，三日之朝，主人杖，婦人皆杖。",
         "於君命，夫人命，如大夫。",
-        f"23.3子曰：「君子之{default_gaiji_char('KR0427')}也，必以其時。」"]
+        f"23.3子曰：「君子之{gaiji('KR0427')}也，必以其時。」"]
     # ¶ in the middle of a line is a phrase break too: one <lb/> per printed phrase
     first = root.find(f".//{T}ab")
     assert len(first.findall(f".//{T}lb")) == 5
@@ -267,6 +268,29 @@ def test_mandoku_sniff_needs_no_notes_and_punctuation():
     for name in ("bare_zhouli.txt", "bare_liji.txt", "bare_nonumbers.txt"):
         doc = mandoku.parse((FIX / name).read_text(encoding="utf-8"), name)
         assert bare.sniff_mandoku(doc)[0] >= 0.7
+
+
+def test_not_this_layout_is_refused_unless_asked_for():
+    """A text read as bare with next to no structure: convert refuses it; with --format bare
+    it is written, with a warning."""
+    from pipeline.convert import convert_source
+    from pipeline.errors import PipelineError
+    from pipeline.readers import bare
+    from pipeline.source import source_from_bytes
+    long = "子曰，學而時習之，不亦說乎。" * 20
+    src = source_from_bytes(("#+TITLE: 論語\n<pb:KR1h0004_tls_001-1a>¶\n" + long + "¶\n").encode(), "x.txt")
+    assert bare.sniff_mandoku(src.mandoku)[0] > 0.2
+    with pytest.raises(PipelineError) as e:
+        convert_source(src)
+    assert e.value.rule == "ZS-CONV-EMPTY" and "no numbered section" in e.value.message
+    _, report = convert_source(src, "bare")
+    assert [i.code for i in report.issues] == ["ZS-CONV-EMPTY"]
+    notes = "天子之禮(注/云)也。¶\n" * 3
+    src = source_from_bytes(("#+TITLE: x\n<pb:KR1d0052_tls_001-1a>¶\n** 1 曲禮上\n\n" + notes).encode(), "y.txt")
+    _, report = convert_source(src, "bare")
+    assert "ZS-CONV-EMPTY" in [i.code for i in report.issues]
+    root, report = _convert(FIX / "bare_nonumbers.txt")     # a heading is structure enough
+    assert not report.issues
 
 
 # -- the whole of ../shared/kanripo/bare ------------------------------------------------------------

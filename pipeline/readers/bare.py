@@ -150,8 +150,29 @@ def _cut(line, first: int, a: int, b: int, last: int):
 
 
 # -- reading ---------------------------------------------------------------------------------------
+def structure_missing(doc) -> str | None:
+    """What the reader saw when the text is not of this layout: a text of some length with no
+    heading and no numbered section, or with the small notes of a commentary read as 經 (a
+    Kanripo note's `(`, a plain e-text's 【): None when the structure is real."""
+    units = list(doc.units())
+    chars = sum(len(p.text) for u in units for p in u.pieces)
+    notes = sum(p.text.count("(") + p.text.count("【") for u in units for p in u.pieces)
+    if chars >= _MIN_CHARS and not any(d.n for d in doc.all_divs()):
+        return f"{chars} characters in {len(units)} units, no `** N` heading and no numbered section"
+    if notes >= 2 and notes * 100 > len(units):
+        return f"{notes} small notes in ( ) or 【】 read as 經"
+    return None
+
+
+# Below this, a text may be a fragment with no division of its own (a test, a quotation).
+_MIN_CHARS = 200
+
+
 def read(src: Source, report: Report):
     b = Builder(src, report, NAME, _no_segment, _no_continuation)
+    # No 注 to attribute: a work named is known enough, in works.tsv or not (Kanripo has tls
+    # editions of many works); only a text naming none is reported.
+    b.work_known = bool(b.work)
     pian: Div | None = None             # the open 篇 (or 官)
     name = ""
     mark: Piece | None = None           # a section number standing alone, for the next unit
