@@ -66,6 +66,7 @@ class Piece:
     anchors: list[Anchor] = field(default_factory=list)
     id: str = ""
     squeezed: str | None = field(default=None, repr=False)   # cache: text without punctuation
+    literal: bool = False                  # printed symbols (a drum score's ○ □): no placeholders
 
     def anchor_at(self, offset: int) -> "Piece | Anchor":
         """The pointable thing at `offset`: reuse an existing anchor there or make one."""
@@ -432,3 +433,24 @@ def _entry_notes(entry: "KaozhengEntry") -> list:
         if isinstance(p, Judgment):
             out += [q for q in p.parts if isinstance(q, SmallNote)]
     return out
+
+
+@dataclass(slots=True)
+class Volume:
+    """One entry of a work's table of contents: a 卷 (or a part of one: its 考證), the file it
+    is in, and the TEI written for it (None: not converted, or not in this checkout)."""
+    title: str
+    file: str                              # the source file it is in (KR1d0053_001.txt)
+    page: str = ""                         # where it starts in the edition (001-31a)
+    target: str | None = None              # the TEI file, relative to the work's file
+
+
+@dataclass(slots=True)
+class Work:
+    """A whole work converted from a repository (Kanripo's Readme.org): its title, editions
+    and table of contents, written as a TEI file of its own beside its 卷."""
+    id: str                                # KR1d0053
+    title: str
+    editions: list = field(default_factory=list)     # (code, name)
+    volumes: list = field(default_factory=list)      # Volume
+    source: str = ""                       # the repository directory as given
