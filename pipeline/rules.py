@@ -160,7 +160,7 @@ class _Walk:
 _TEXT_TAG = f"{TEI}text"
 _FRONT = f"{TEI}front"
 _NOTE = f"{TEI}note"
-_SURFACE = f"{TEI}surface"
+_SURFACE, _G = f"{TEI}surface", f"{TEI}g"
 # A link to another file (a work's table of contents to the TEI of a 卷), not a pointer into
 # this one: the schema gives its form (a file name beside this one).
 _REF = f"{TEI}ref"
@@ -229,9 +229,19 @@ def _needs_g(ch: str) -> str | None:
 
 
 def _chars(root, body, whole: str) -> Iterator[tuple]:
-    if not any(_needs_g(m.group()) for m in _SUSPECT.finditer(whole)):
+    needing = sum(1 for m in _SUSPECT.finditer(whole) if _needs_g(m.group()))
+    if not needing:
         return
     glyphs = {g.get(XML_ID) for g in root.iterfind(f"{TEI}teiHeader//{TEI}charDecl/*")}
+    # A Kanripo text has hundreds of characters from Kanripo's table, each in its declared <g>:
+    # when the declared <g>s hold them all, none is outside one (the <g>s are few beside the
+    # elements and text nodes of the whole body, which are read only when one is).
+    inside = 0
+    for g in body.iter(_G):
+        if g.text and (g.get("ref") or "")[1:] in glyphs:
+            inside += sum(1 for m in _SUSPECT.finditer(g.text) if _needs_g(m.group()))
+    if inside == needing:
+        return
     for el in body.iter():
         declared = el.tag == f"{TEI}g" and (el.get("ref") or "")[1:] in glyphs
         for s, owner_ok in ((el.text, declared), (el.tail, False)):
