@@ -47,6 +47,11 @@ _KANRIPO_ID = re.compile(r"KR[0-9][a-z][0-9]{4}\Z")     # a Kanripo work (KR1d00
 _SURFACE_ID = re.compile(r"f([0-9]{3,})-([0-9]+[a-z])\Z")   # f003-1a, the page 3-1a
 _SHA256 = re.compile(r"[0-9a-f]{64}\Z")
 _TITLES = re.compile(r"main(?: work)?(?: juan)?\Z")
+# the divisions a div may hold (by its @type; none where it is not named)
+_NESTED = {"juan": ("section",), "section": ("section",), "xingshi": ("dynasty",),
+           "juanshou": ("shengzhi", "gangling")}
+_FRONT_KINDS = frozenset(("tiyao", "xu", "fanli", "xingshi", "mulu", "yuanmu", "yuzhi", "chuanshu", "front"))
+_PLACENAME = f"{TEI}placeName"
 _IDNOS = (["filename", "sha256"], ["filename", "sha256", "kanripo"])
 _MAPPINGS = ([], ["standard"], ["PUA"], ["normalized"], ["standard", "normalized"], ["PUA", "normalized"])
 
@@ -87,7 +92,13 @@ def variants(root) -> list[tuple]:
     body = root.find(f"{TEI}text/{TEI}body")
     if body is not None:
         divs = body.findall(_DIV)
+        begun = False                           # a 卷首 has begun the body
         for div in divs:
+            kind = div.get("type")
+            if kind in _FRONT_KINDS and not begun:
+                out.append((div, f"div[@type={kind!r}] is front matter: in <front>, or in the body after a "
+                            "卷首 (div[@type='juanshou'])"))
+            begun = begun or kind == "juanshou"
             _div(div, out, div is divs[-1])
     return out
 
@@ -194,10 +205,10 @@ def _div(div, out: list, last: bool) -> None:
         elif tag == _NOTE:
             _note_div(el, out)
         elif tag == _P:
-            for c in el:
-                if c.tag == _NOTE:
-                    _note_inline(c, True, out)
+            _prose(el, out)
         elif tag == _DIV:
+            if el.get("type") not in _NESTED.get(kind, ()):
+                out.append((el, f"div[@type={el.get('type')!r}] is not allowed in div[@type={kind!r}]"))
             _div(el, out, False)
         elif tag == _FW:
             if (el.get("subtype") is None) != (el.get("sameAs") is None):
@@ -220,6 +231,22 @@ def _div(div, out: list, last: bool) -> None:
             if el.tag != _AB or el.get("type") != kind:
                 out.append((el, f"{_name(el)} is not allowed in div[@type='kaozheng'] (its entries are "
                             "ab[@type='kaozheng'])"))
+
+
+def _prose(p, out: list) -> None:
+    """A paragraph of prose (small notes only), or an entry of a list of persons: the name
+    first, then the native place, text and small notes."""
+    named = False
+    for i, c in enumerate(p):
+        tag = c.tag
+        if tag == _NOTE:
+            _note_inline(c, True, out)
+        elif tag == _PERSNAME:
+            if i or named or (p.text or "").strip():
+                out.append((c, "an entry of a list of persons opens with the name (persName), once"))
+            named = True
+        elif tag == _PLACENAME and not named:
+            out.append((c, "a placeName follows the name (persName) of an entry of a list of persons"))
 
 
 def _contents(div, out: list) -> None:

@@ -944,6 +944,7 @@ KANRIPO_DOC = """<?xml version="1.0" encoding="UTF-8"?>
 </teiHeader>
 <facsimile>
   <surface xml:id="f000-1a" n="0-1a"><graphic url="WYG0115/WYG0115-0001a.png"/></surface>
+  <surface xml:id="f000-1b" n="0-1b"/>
   <surface xml:id="f001-1a" n="1-1a"><graphic url="http://img.kanripo.org/general/skqs/wyg/WYG0115/WYG0115-0025c.png"/></surface>
   <surface xml:id="f001-1b" n="1-1b"><graphic url="https://example.org:8443/iiif/WYG0115-0025d.png"/></surface>
   <surface xml:id="f001-2a" n="1-2a"/>
@@ -988,9 +989,42 @@ KANRIPO_DOC = """<?xml version="1.0" encoding="UTF-8"?>
 <fw type="header" xml:id="fw1"><lb/>欽定四庫全書</fw>
 <head type="xu" xml:id="d2.h"><lb/>禮記正義序</head>
 <p xml:id="p3"><lb/>夫禮者經天地理人倫<note type="textual" place="inline" xml:id="p3.n1">一本<lb/>無此</note></p>
+<trailer xml:id="d2.t1"><lb/>禮記正義序</trailer>
+</div>
+<div type="kaozheng" xml:id="d6">
+<head type="kaozheng" xml:id="d6.h"><lb/>禮記正義序考證</head>
+<ab type="kaozheng" xml:id="k3"><label type="lemma"><lb/>經天地</label>○<note type="an" place="inline" xml:id="k3.n1" resp="#qizhaonan"><persName ref="#qizhaonan">臣召南</persName>按是也</note></ab>
+</div>
+<div type="xingshi" xml:id="d7">
+<head type="xingshi" xml:id="d7.h"><lb/>引用姓氏</head>
+<div type="dynasty" n="漢" xml:id="d8">
+<head type="dynasty" xml:id="d8.h"><lb/>漢</head>
+<p xml:id="p4"><persName ref="#zhengxuan"><surname><lb/>鄭</surname>氏<forename rend="small">玄</forename>　<addName type="zi" rend="small"><milestone unit="row"/>康成</addName></persName>　<placeName rend="small"><milestone unit="row"/>高密</placeName><note type="xiaozhu" place="inline" xml:id="p4.n1">注三<lb/>禮</note></p>
+<p xml:id="p5"><persName><surname><lb/>司馬</surname>氏　<forename>遷</forename>　<addName type="hao"><g ref="#KR0001">𫠦</g>子</addName></persName></p>
+</div>
+</div>
+<div type="front" xml:id="d9">
+<p xml:id="p6"><pb ed="WYG" n="0-1b" facs="#f000-1b"/><lb/>無題之文</p>
 </div>
 </front>
 <body>
+<div type="juanshou" xml:id="d10">
+<head type="juanshou" xml:id="d10.h"><lb/>欽定禮記義疏卷首</head>
+<div type="shengzhi" xml:id="d11">
+<head type="shengzhi" xml:id="d11.h"><lb/>聖制</head>
+<p xml:id="p7"><lb/>禮以敬為本</p>
+</div>
+<div type="gangling" xml:id="d12">
+<fw type="title" xml:id="fw5"><lb/>綱領一</fw>
+<head type="gangling" xml:id="d12.h"><lb/>綱領一</head>
+<p xml:id="p8"><lb/>記者禮之記也<note type="xiaozhu" place="inline" xml:id="p8.n1">小<milestone unit="row"/>注</note></p>
+</div>
+<trailer xml:id="d10.t1"><lb/>欽定禮記義疏卷首</trailer>
+</div>
+<div type="mulu" xml:id="d13">
+<head type="mulu" xml:id="d13.h"><lb/>目録</head>
+<p xml:id="p9"><lb/>卷一　曲禮上</p>
+</div>
 <div type="juan" n="一" xml:id="d3">
 <fw type="header" xml:id="fw2"><pb ed="WYG" n="1-1a" facs="#f001-1a"/><lb/>欽定四庫全書</fw>
 <head type="juan" xml:id="d3.h"><lb/>禮記注疏卷一</head>
@@ -1142,7 +1176,19 @@ def test_kanripo_document_uses_every_new_construct(kanripo_doc, work_doc):
                  "//t:ab[@type='kaozheng']/t:note[@type='an'][not(t:persName)]",
                  "//t:ab[@type='kaozheng'][not(t:label)]/t:lb",
                  "//t:div[@type='kaozheng']/t:trailer/following-sibling::t:lb",
-                 "//t:div[@type='kaozheng']/*[last()][self::t:milestone]"):
+                 "//t:div[@type='kaozheng']/*[last()][self::t:milestone]",
+                 "//t:front/t:div[@type='kaozheng']/t:ab[@type='kaozheng']/t:note[t:persName]",
+                 "//t:front/t:div[@type='xingshi']/t:div[@type='dynasty'][@n]/t:head[@type='dynasty']",
+                 "//t:div[@type='dynasty']/t:p/*[1][self::t:persName[@ref]]/t:surname/t:lb",
+                 "//t:p/t:persName/t:forename[@rend='small']", "//t:p/t:persName/t:addName[@type='zi'][@rend]",
+                 "//t:p/t:persName/t:addName[@type='hao']/t:g", "//t:p/t:persName[not(@ref)]",
+                 "//t:p/t:persName/following-sibling::t:placeName[@rend='small']/t:milestone",
+                 "//t:p[t:persName]/t:note[@type='xiaozhu']", "//t:front/t:div[@type='front'][not(t:head)]/t:p/t:pb",
+                 "//t:front/t:div[@type='xu']/t:trailer",
+                 "//t:body/t:div[@type='juanshou']/t:div[@type='shengzhi']/t:head[@type='shengzhi']",
+                 "//t:div[@type='juanshou']/t:div[@type='gangling']/t:fw[@type='title']",
+                 "//t:div[@type='juanshou']/t:trailer",
+                 "//t:body/t:div[@type='juanshou']/following-sibling::t:div[@type='mulu']/t:head[@type='mulu']"):
         assert r.xpath(path, namespaces=N), path
     for path in ("//t:div[@type='contents']/t:list/t:item[@n]/t:ref[@n][@target]",
                  "//t:item/t:ref[not(@n)]", "//t:ref/t:g", "//t:item[not(t:ref)]/t:g"):
@@ -1251,6 +1297,43 @@ KANRIPO_MUTATIONS = {
     "body div of a front type": _y("//t:body/t:div", "type", "tiyao"),
     "head of another type than its div": _y("//t:div[@type='juan']/t:head", "type", "section"),
     "section head typed juan": _y("//t:div[@type='section']/t:head", "type", "juan"),
+    # the divisions of the front and of a 卷首
+    "front kind in the body before a 卷首": lambda r: one(r, "//t:div[@type='juanshou']").addprevious(
+        one(r, "//t:div[@type='mulu']")),
+    "front kind in the body without a 卷首": _y_remove("//t:div[@type='juanshou']"),
+    "卷首 in the front": _y("//t:front/t:div[@type='front']", "type", "juanshou"),
+    "dynasty outside a 引用姓氏": _y("//t:div[@type='shengzhi']", "type", "dynasty"),
+    "section in a 引用姓氏": lambda r: (_y("//t:div[@type='dynasty']", "type", "section")(r),
+                                    _y("//t:div[@type='section']/t:head[@type='dynasty']", "type", "section")(r)),
+    "section in a 卷首": lambda r: (_y("//t:div[@type='gangling']", "type", "section")(r),
+                                 _y("//t:head[@type='gangling']", "type", "section")(r)),
+    "gangling in a 卷": lambda r: one(r, "//t:div[@xml:id='d4']").addnext(one(r, "//t:div[@type='gangling']")),
+    "gangling at the top of the body": lambda r: one(r, "//t:div[@type='juanshou']").addnext(
+        one(r, "//t:div[@type='gangling']")),
+    "division in a 序": _y_append("//t:front/t:div[@type='xu']",
+                                 lambda: etree.fromstring('<div xmlns="http://www.tei-c.org/ns/1.0" type="section" '
+                                                          'xml:id="d99"><p>x</p></div>')),
+    "head of a dynasty typed section": _y("//t:head[@type='dynasty']", "type", "section"),
+    "unknown section type": _y("//t:div[@type='shengzhi']", "type", "zhang"),
+    # the entries of a list of persons
+    "text before the name": lambda r: setattr(one(r, "//t:p[@xml:id='p4']"), "text", "x"),
+    "name after a note": lambda r: one(r, "//t:p[@xml:id='p4']/t:note").addnext(
+        one(r, "//t:p[@xml:id='p4']/t:persName")),
+    "two names": _y_append("//t:p[@xml:id='p4']", lambda: el("persName", "x")),
+    "native place before the name": lambda r: one(r, "//t:p[@xml:id='p4']/t:persName").addprevious(
+        one(r, "//t:p[@xml:id='p4']/t:placeName")),
+    "native place without a name": lambda r: one(r, "//t:p[@xml:id='p1']").append(el("placeName", "x")),
+    "addName of another type": _y("//t:p/t:persName/t:addName", "type", "shi"),
+    "addName without type": _y("//t:p/t:persName/t:addName", "type"),
+    "rend of another value": _y("//t:p/t:persName/t:forename", "rend", "large"),
+    "placeName with a ref": _y("//t:p/t:placeName", "ref", "#zhengxuan"),
+    "name part inside a name part": _y_append("//t:p/t:persName/t:surname", lambda: el("forename", "x")),
+    "placeName inside the name": _y_append("//t:p/t:persName", lambda: el("placeName", "x")),
+    "name entry persName with a type": _y("//t:p/t:persName", "type", "full"),
+    "name entry ref http:": _y("//t:p/t:persName[@ref]", "ref", "http://example.org/#x"),
+    "name parts in a quotation's persName": _y_append("//t:note[@type='yishu']/t:p/t:persName",
+                                                       lambda: el("surname", "x")),
+    "rend on a registry name part": _y("//t:person/t:persName/t:surname", "rend", "small"),
     # prose
     "zhu note in prose": _y("//t:p[@xml:id='p1']/t:note", "type", "zhu"),
     "small note with a target in prose": _y("//t:p[@xml:id='p1']/t:note", "target", "#p2"),
@@ -1339,7 +1422,8 @@ def _assert_invalid(schema, doc, mutate):
 @pytest.mark.parametrize("old, new, rule", [
     ('facs="#f001-1b"', 'facs="#d3"', "ZS-PTR-001"),                  # an id, not a surface
     ('facs="#f001-1b"', 'facs="#f009-1b"', "ZS-PTR-001"),             # no such surface
-    ('<persName ref="#qizhaonan">', '<persName ref="#zs.臣召南">', "ZS-PTR-001"),
+    ('xml:id="k2.n2" resp="#qizhaonan"><persName ref="#qizhaonan">',
+     'xml:id="k2.n2" resp="#qizhaonan"><persName ref="#zs.臣召南">', "ZS-PTR-001"),
     ('<p xml:id="p2">', '<p xml:id="preface-2">', "ZS-ID-002"),       # the front's ids too
     ('<head type="kaozheng" xml:id="d5.h">', '<head type="kaozheng" xml:id="kz.h">', "ZS-ID-002"),
     ('漢鄭元注<g ref="#KR0001">𫠦</g>', '漢鄭元注\U00100001', "ZS-CHAR-001"),  # in the front
@@ -1486,3 +1570,38 @@ def test_kanripo_writer_output_has_the_new_constructs(kanripo_outputs):
     assert w.xpath("//t:div[@type='contents']/t:list/t:item/t:ref[@target='KR9z0001_001.xml'][@n='001-2a']",
                    namespaces=N)
     assert w.xpath("//t:item[not(t:ref)]", namespaces=N)                 # 卷二 is not in the checkout
+
+
+FIXTURES = ROOT / "tests" / "fixtures" / "kanripo"
+
+
+@pytest.fixture(scope="module")
+def fixture_outputs(tmp_path_factory) -> dict[str, etree._Element]:
+    """`zhushu convert` of every Kanripo fixture of the readers (tests/fixtures/kanripo: single 卷
+    files of each layout and a repository checkout): {output name: root}."""
+    from pipeline.cli import main
+    if not FIXTURES.is_dir():
+        pytest.skip("no Kanripo fixtures")
+    out = tmp_path_factory.mktemp("fixtures")
+    runs = [[*map(str, sorted(FIXTURES.glob("*.txt"))), "-o", str(out)]]
+    runs += [[str(d), "-o", str(out / d.name)] for d in sorted(FIXTURES.glob("KR*")) if (d / "Readme.org").exists()]
+    for args in runs:
+        CliRunner().invoke(main, ["convert", *args, "-q"], catch_exceptions=False)
+    found = {str(p.relative_to(out)): etree.parse(str(p), SAFE_PARSER).getroot() for p in sorted(out.rglob("*.xml"))}
+    assert found, "no fixture converted"
+    return found
+
+
+def test_readers_fixtures_are_valid(schema, fixture_outputs):
+    """Whatever the Kanripo readers write from their own fixtures is in the subset: structure
+    and rules (a reader's new construct fails here first)."""
+    from pipeline import rules
+    for name, root in fixture_outputs.items():
+        assert schema.validate(root), f"{name}: {errors(schema)}"
+        found = [(rule, msg) for _, level, rule, msg in rules.check(root.getroottree()) if level == "error"]
+        assert not found, (name, found)
+
+
+def test_readers_fixtures_are_valid_tei_all(tei_all, fixture_outputs):
+    for name, root in fixture_outputs.items():
+        assert tei_all.validate(root), f"{name}: {errors(tei_all)}"
