@@ -72,9 +72,9 @@ def check(tree) -> Iterator[tuple]:
     yield from _text(body, whole)
     yield from _id_scheme(w.body_ids)
     yield from _chars(root, body, whole)
-    front = body.getprevious()
-    if front is not None and front.tag == _FRONT:           # a Kanripo work's front matter
-        yield from _chars(root, front, _TEXT(front))
+    for matter in (body.getprevious(), body.getnext()):       # a Kanripo work's front and back
+        if matter is not None and matter.tag in _MATTER:
+            yield from _chars(root, matter, _TEXT(matter))
     yield from _header(root)
     if w.shu_notes:
         spans = Spans(body)
@@ -97,9 +97,10 @@ def check(tree) -> Iterator[tuple]:
 
 class _Walk:
     """What the rules need, gathered in one walk over the elements (several XPaths over the
-    same tree cost more): ids with their elements (the body's and the front's apart, for the
-    scheme), pointer values by attribute, the note types used, and the 疏 and 音義 notes of the
-    body with the attributes the rules read (so that no note is asked for them again)."""
+    same tree cost more): ids with their elements (those of the body, the front and the back
+    apart, for the scheme), pointer values by attribute, the note types used, and the 疏 and
+    音義 notes of the body with the attributes the rules read (so that no note is asked for them
+    again)."""
 
     def __init__(self, root, body):
         self.ids: list[tuple[str, object]] = []
@@ -111,8 +112,8 @@ class _Walk:
         for top in root.iterchildren("*"):
             parts = top.iterchildren("*") if top.tag == _TEXT_TAG else (top,)
             for part in parts:
-                # the front's ids follow the body's scheme too
-                self._walk(part, part is body, part is body or part.tag == _FRONT, top.tag == _TEXT_TAG)
+                # the front's and the back's ids follow the body's scheme too
+                self._walk(part, part is body, part is body or part.tag in _MATTER, top.tag == _TEXT_TAG)
         for el in (root, root.find(_TEXT_TAG)):      # the two elements not walked
             for k, v in (el.items() if el is not None else ()):
                 if k == XML_ID:
@@ -158,7 +159,7 @@ class _Walk:
 
 
 _TEXT_TAG = f"{TEI}text"
-_FRONT = f"{TEI}front"
+_MATTER = frozenset((f"{TEI}front", f"{TEI}back"))
 _NOTE = f"{TEI}note"
 _SURFACE, _G = f"{TEI}surface", f"{TEI}g"
 # A link to another file (a work's table of contents to the TEI of a 卷), not a pointer into

@@ -51,7 +51,7 @@ _TITLES = re.compile(r"main(?: work)?(?: juan)?\Z")
 _NESTED = {"juan": ("section",), "section": ("section",), "xingshi": ("dynasty",),
            "juanshou": ("shengzhi", "gangling")}
 _FRONT_KINDS = frozenset(("tiyao", "xu", "fanli", "xingshi", "mulu", "yuanmu", "yuzhi", "chuanshu", "front"))
-_PLACENAME = f"{TEI}placeName"
+_PLACENAME, _BACK = f"{TEI}placeName", f"{TEI}back"
 _IDNOS = (["filename", "sha256"], ["filename", "sha256", "kanripo"])
 _MAPPINGS = ([], ["standard"], ["PUA"], ["normalized"], ["standard", "normalized"], ["PUA", "normalized"])
 
@@ -91,6 +91,8 @@ def variants(root) -> list[tuple]:
         _div(div, out, False)
     body = root.find(f"{TEI}text/{TEI}body")
     if body is not None:
+        back = body.getnext()
+        back = back.findall(_DIV) if back is not None and back.tag == _BACK else []
         divs = body.findall(_DIV)
         begun = False                           # a 卷首 has begun the body
         for div in divs:
@@ -99,7 +101,9 @@ def variants(root) -> list[tuple]:
                 out.append((div, f"div[@type={kind!r}] is front matter: in <front>, or in the body after a "
                             "卷首 (div[@type='juanshou'])"))
             begun = begun or kind == "juanshou"
-            _div(div, out, div is divs[-1])
+            _div(div, out, not back and div is divs[-1])
+        for div in back:
+            _div(div, out, div is back[-1])
     return out
 
 
@@ -190,15 +194,15 @@ def _person(person, out: list) -> None:
 
 
 def _div(div, out: list, last: bool) -> None:
-    """A div's children (`last`: the last div of the body, which may end with the pages and
-    lines that follow a Kanripo source's last character)."""
+    """A div's children (`last`: the last div of the body, or of the back, which may end with
+    the pages and lines that follow a Kanripo source's last character)."""
     kind = div.get("type")
     ending = None                           # the first of the events ending the div
     for el in div.iterchildren("*"):
         tag = el.tag
         if ending is not None and tag not in _EVENTS:
             out.append((ending, f"{_local(ending.tag)} stands in the text it precedes, or at the very end of "
-                        "the last div"))
+                        "the text's last div"))
             ending = None
         if tag == _AB:
             _ab(el, kind, out)
@@ -223,7 +227,7 @@ def _div(div, out: list, last: bool) -> None:
             out.append((el, "a list is allowed only in div[@type='contents']"))
     if ending is not None and not last:
         out.append((ending, f"{_local(ending.tag)} stands in the text it precedes, or at the very end of "
-                    "the last div"))
+                    "the text's last div"))
     if kind == "contents":
         _contents(div, out)
     elif kind == "kaozheng":
