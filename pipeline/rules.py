@@ -25,7 +25,7 @@ _POINTER_SET = frozenset(POINTERS)
 
 RULES = {
     "ZS-ID-001": "xml:id values are unique",
-    "ZS-PTR-001": "every pointer (@target, @targetEnd, @corresp, @ref, @resp, @facs) resolves to an xml:id in the file",
+    "ZS-PTR-001": "every pointer (@target, @targetEnd, @corresp, @ref, @resp, @facs) resolves to an xml:id in the file (@facs to a surface)",
     "ZS-TYPE-001": "note @type and @subtype come from the taxonomy declared in the header",
     "ZS-SHU-001": "a 疏 lemma or sub-lemma agrees with the span it points at",
     "ZS-SHU-002": "a 疏 that quotes a lemma points at a span (unless marked detached)",
@@ -64,7 +64,7 @@ def check(tree) -> Iterator[tuple]:
                 continue
             line = first[v].sourceline
             yield el, "error", "ZS-ID-001", f"duplicate xml:id {v!r}" + (f" (first on line {line})" if line else "")
-    yield from _pointers(root, w.pointers, index.keys())
+    yield from _pointers(root, w.pointers, index)
     yield from _types(root, w.note_values)
     if body is None:
         return
@@ -72,6 +72,9 @@ def check(tree) -> Iterator[tuple]:
     yield from _text(body, whole)
     yield from _id_scheme(w.body_ids)
     yield from _chars(root, body, whole)
+    for matter in (body.getprevious(), body.getnext()):       # a Kanripo work's front and back
+        if matter is not None and matter.tag in _MATTER:
+            yield from _chars(root, matter, _TEXT(matter))
     yield from _header(root)
     if w.shu_notes:
         spans = Spans(body)
@@ -94,9 +97,10 @@ def check(tree) -> Iterator[tuple]:
 
 class _Walk:
     """What the rules need, gathered in one walk over the elements (several XPaths over the
-    same tree cost more): ids with their elements (the body's apart, for the scheme), pointer
-    values by attribute, the note types used, and the 疏 and 音義 notes of the body with the
-    attributes the rules read (so that no note is asked for them again)."""
+    same tree cost more): ids with their elements (those of the body, the front and the back
+    apart, for the scheme), pointer values by attribute, the note types used, and the 疏 and
+    音義 notes of the body with the attributes the rules read (so that no note is asked for them
+    again)."""
 
     def __init__(self, root, body):
         self.ids: list[tuple[str, object]] = []
@@ -108,7 +112,8 @@ class _Walk:
         for top in root.iterchildren("*"):
             parts = top.iterchildren("*") if top.tag == _TEXT_TAG else (top,)
             for part in parts:
-                self._walk(part, part is body, top.tag == _TEXT_TAG)
+                # the front's and the back's ids follow the body's scheme too
+                self._walk(part, part is body, part is body or part.tag in _MATTER, top.tag == _TEXT_TAG)
         for el in (root, root.find(_TEXT_TAG)):      # the two elements not walked
             for k, v in (el.items() if el is not None else ()):
                 if k == XML_ID:
@@ -117,11 +122,11 @@ class _Walk:
                     self.pointers[k].add(v)
         self.ids += self.body_ids
 
-    def _walk(self, top, in_body: bool, in_text: bool) -> None:
+    def _walk(self, top, in_body: bool, scheme: bool, in_text: bool) -> None:
         # The hot loop of validation (every element): attributes are read once, as a list, and
         # most elements cost one C call and a few comparisons; notes are handled inline (a
         # method call each cost more than the rest of their handling).
-        add_id = (self.body_ids if in_body else self.ids).append
+        add_id = (self.body_ids if scheme else self.ids).append
         pointers = self.pointers
         add_kind = self.note_kinds.add
         add_shu, add_gloss = self.shu_notes.append, self.glosses.append
@@ -154,21 +159,30 @@ class _Walk:
 
 
 _TEXT_TAG = f"{TEI}text"
+_MATTER = frozenset((f"{TEI}front", f"{TEI}back"))
 _NOTE = f"{TEI}note"
+_SURFACE, _G = f"{TEI}surface", f"{TEI}g"
+# A link to another file (a work's table of contents to the TEI of a 卷), not a pointer into
+# this one: the schema gives its form (a file name beside this one).
+_REF = f"{TEI}ref"
 _TEXT = etree.XPath("string()")
 
 
-def _pointers(root, found: dict[str, set[str]], ids) -> Iterator[tuple]:
+def _pointers(root, found: dict[str, set[str]], ids: dict) -> Iterator[tuple]:
     for attr, vals in found.items():
         simple = {v[1:] for v in vals if v[:1] == "#" and " " not in v}
         bad = {v for v in vals if v[:1] != "#" or " " in v} if len(simple) != len(vals) else set()
         bad = {v for v in bad if not all(r.startswith("#") and r[1:] in ids for r in v.split())}
         bad |= {"#" + x for x in simple.difference(ids)}
-        if not bad:
+        # a page's @facs names its surface (a hundred pages a file: one look-up each)
+        elsewhere = {"#" + x for x in simple if x in ids and ids[x].tag != _SURFACE} if attr == "facs" else ()
+        if not bad and not elsewhere:
             continue
         for el in root.iterfind(f".//*[@{attr}]"):
             v = el.get(attr)
-            if v in bad:
+            if v in elsewhere:
+                yield (el, "error", "ZS-PTR-001", f"@facs {v!r} does not point at a surface of the facsimile")
+            elif v in bad and el.tag != _REF:
                 for ref in v.split():
                     if not ref.startswith("#") or ref[1:] not in ids:
                         yield (el, "error", "ZS-PTR-001",
@@ -216,9 +230,19 @@ def _needs_g(ch: str) -> str | None:
 
 
 def _chars(root, body, whole: str) -> Iterator[tuple]:
-    if not any(_needs_g(m.group()) for m in _SUSPECT.finditer(whole)):
+    needing = sum(1 for m in _SUSPECT.finditer(whole) if _needs_g(m.group()))
+    if not needing:
         return
     glyphs = {g.get(XML_ID) for g in root.iterfind(f"{TEI}teiHeader//{TEI}charDecl/*")}
+    # A Kanripo text has hundreds of characters from Kanripo's table, each in its declared <g>:
+    # when the declared <g>s hold them all, none is outside one (the <g>s are few beside the
+    # elements and text nodes of the whole body, which are read only when one is).
+    inside = 0
+    for g in body.iter(_G):
+        if g.text and (g.get("ref") or "")[1:] in glyphs:
+            inside += sum(1 for m in _SUSPECT.finditer(g.text) if _needs_g(m.group()))
+    if inside == needing:
+        return
     for el in body.iter():
         declared = el.tag == f"{TEI}g" and (el.get("ref") or "")[1:] in glyphs
         for s, owner_ok in ((el.text, declared), (el.tail, False)):

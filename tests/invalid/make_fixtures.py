@@ -18,8 +18,25 @@ SOURCE = """卷一
 """
 
 
+# A Kanripo (mandoku) 卷: pages, printed lines, double rows, a character from Kanripo's table.
+KANRIPO_SOURCE = """#+TITLE: 禮記註疏
+#+PROPERTY: JUAN 1
+<pb:KR9z0001_WYG_001-1a>¶
+　禮記注疏卷一¶
+曲禮曰毋不敬注禮主於敬音義(毋音無禁止之/詞其字從女)儼若思¶
+注儼矜莊貌人之坐思貌必儼然&KR0001;疏(正義曰此一節明人君/立治之本)¶
+<pb:KR9z0001_WYG_001-1b>¶
+安定辭注審言語也音義(辭如字/)疏(正義曰安定/審也)¶
+"""
+
+
 def base() -> str:
     data, _ = convert_source(source_from_bytes(SOURCE.encode(), "base.txt", meta={"work": "周禮注疏"}))
+    return data.decode("utf-8")
+
+
+def kanripo_base() -> str:
+    data, _ = convert_source(source_from_bytes(KANRIPO_SOURCE.encode(), "KR9z0001_001.txt"))
     return data.decode("utf-8")
 
 
@@ -44,12 +61,25 @@ CASES = {
     "ZS-XML-003": ("ZS-XML-003", lambda t: t.replace("<TEI ", '<?xml-stylesheet href="x.xsl"?>\n<TEI ', 1), "xml-stylesheet"),
 }
 
+# the same on the Kanripo 卷: a row end of another unit, a page pointing at no surface, a
+# Kanripo character outside its <g>
+KANRIPO_CASES = {
+    "ZS-SCHEMA-001-2": ("ZS-SCHEMA-001", lambda t: t.replace('<milestone unit="row"/>', '<milestone unit="line"/>', 1),
+                        '<milestone unit="line"/>'),
+    "ZS-PTR-001-3": ("ZS-PTR-001", lambda t: t.replace('<pb ed="WYG" n="1-1b" facs="#f001-1b"/>',
+                                                       '<pb ed="WYG" n="1-1b" facs="#d1"/>'), 'facs="#d1"'),
+    "ZS-CHAR-001-2": ("ZS-CHAR-001", lambda t: t.replace('<g ref="#KR0001">\U00100001</g>', '\U00100001'),
+                      "\U00100001"),
+}
+
 
 def main() -> None:
-    good = base()
+    good, kanripo = base(), kanripo_base()
     (HERE / "valid.xml").write_text(good, encoding="utf-8")
+    (HERE / "valid-kanripo.xml").write_text(kanripo, encoding="utf-8")
     rows = ["# file\trule\tline (0: none)"]
-    for name, (rule, mutate, needle) in CASES.items():
+    cases = [(good, c) for c in CASES.items()] + [(kanripo, c) for c in KANRIPO_CASES.items()]
+    for good, (name, (rule, mutate, needle)) in cases:
         bad = mutate(good)
         assert bad != good, name
         (HERE / f"{name}.xml").write_text(bad, encoding="utf-8")
