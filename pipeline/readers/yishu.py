@@ -11,6 +11,10 @@ cut at the page edge continues the one before; furniture (钦定四库全书, th
 catalogue line) stays in the text, marked. Punctuated editions may interleave a modern
 translation page by page (pipeline/interleave.py): it becomes its own layer, each line linked
 to the original it translates.
+
+Kanripo's editions (mandoku, pipeline/mandoku.py) are read by the same reader: `paragraphs`
+joins their printed lines into lines of this shape, each keeping the indentation of its first
+printed line, and the reader tells 經 (at the margin) from the commentary (indented) by it.
 """
 from __future__ import annotations
 
@@ -20,12 +24,12 @@ import re
 from .. import interleave, persons, smallnotes
 from ..attribution import ATTRIBUTION, OPENING, Speakers, attributions
 from ..chars import WHITESPACE
-from ..model import (AN, CATEGORIES, JING, Fw, Piece, Pos, Quote, SmallNote, Translation, Unit,
+from ..model import (AN, CATEGORIES, JING, Div, Fw, Piece, Pos, Quote, SmallNote, Translation, Unit,
                      YishuBlock)
 from ..report import Report
 from ..source import Source
 from . import sniffing
-from .common import CHAPTER, Builder, juan_line
+from .common import CHAPTER, Builder
 
 NAME = "yishu"
 DESCRIPTION = "欽定三禮義疏: 經 lines, category lines (正义 存疑 …) with 氏曰 quotations, 案, 右 closings"
@@ -236,6 +240,18 @@ class _Reader:
             s = s.replace("(", "").replace(")", "")
         key = _title_key(s)
         first = self.printed.get(key)
+        juan = self.b.juan_div
+        if self.indented and first is not None and juan is not None and first is juan.head \
+                and any(isinstance(b, (Unit, Div)) for b in juan.blocks):
+            # the 卷 title printed again at the 卷's end, as every 卷 of a 四庫 edition has it:
+            # its trailer, as the 注疏 reader makes it (TEI closes a div with a trailer only
+            # after a block or a division: a 圖 卷 of notes alone keeps it as furniture)
+            self.b.closing_of(juan, s, pos)
+            # the 卷 is closed: what a file prints after it (another 卷) opens a div of its own
+            del self.printed[key]
+            self.b.div = self.b.juan_div = self.b.closing_div = self.b.last_closed = None
+            self.unit = self.block = None
+            return
         if first is not None:                      # printed again: furniture, marked as a repeat
             fw = Fw(s, pos, kind or "title", same_as=first)
             self.b.furniture(fw)
@@ -455,10 +471,20 @@ class _Reader:
                              "originals, not translations; marked subtype=\"copy\"", Pos(copies[0], 1))
         if self.repeats:
             self.report.warn("ZS-CONV-FURNITURE", f"furniture printed again on lines "
-                             f"{_ranges(self.repeats)}; kept, marked as repeats", Pos(self.repeats[0], 1))
+                             f"{_ranges([self._line(n) for n in self.repeats])}; kept, marked as repeats",
+                             Pos(self.repeats[0], 1))
         for n, before in self.edges:
-            self.report.warn("ZS-CONV-PAGE-EDGE", f"line {n} continues line {before} across a page "
-                             "edge; linked to it with @prev", Pos(n, 1))
+            self.report.warn("ZS-CONV-PAGE-EDGE", f"line {self._line(n)} continues line {self._line(before)} "
+                             "across a page edge; linked to it with @prev", Pos(n, 1))
+
+    def _line(self, n: int) -> int:
+        """The line of the file a line of the text read begins on (a Kanripo file's paragraph
+        begins on one of its printed lines)."""
+        locate = self.b.src.locate
+        if locate is None:
+            return n
+        raw = self.lines.get(n, "")
+        return locate(n, len(raw) - len(raw.lstrip(_WS)) + 1)[0]
 
 
 def _merged(marks: list, more) -> list:
@@ -537,7 +563,8 @@ _PIAN = frozenset(
     "禮運 禮器 郊特牲 内則 內則 玉藻 明堂位 喪服小記 大傳 少儀 學記 樂記 雜記上 雜記下 喪大記 祭法 祭義 "
     "祭統 經解 哀公問 仲尼燕居 孔子閒居 坊記 中庸 表記 緇衣 奔喪 問喪 服問 閒傳 間傳 三年問 深衣 投壺 "
     "儒行 大學 冠義 昏義 昬義 鄉飲酒義 射義 燕義 聘義 喪服四制".split())
-# A category glued to the 篇 it sums up: 鄉飲酒總論徐氏幹曰… (a paragraph at a 篇's end)
+# A category glued to the 篇 it sums up: 鄉飲酒總論徐氏幹曰… (a paragraph at a 篇's end). Its
+# groups are LINE_LABEL's (an never takes part), so that it stands for it as a line's label.
 PIAN_LABEL = re.compile(rf"^[^\s　()]{{1,8}}?(?P<label>{_LABELS})(?P<an>(?!))?(?P<punct>)(?={ATTRIBUTION.pattern})")
 
 
@@ -590,13 +617,15 @@ def paragraphs(lines) -> list:
     Where the transcription lost a commentary line's indentation (欽定儀禮義疏), the margin
     line still tells: it opens with a category or a scholar, or it continues a full commentary
     line and the indented lines after it continue it, or it sits in a run of margin lines one
-    or two cells short of a column (the indentation the print had)."""
+    to three cells short of a column (the indentation the print had) — unless a category
+    paragraph comments on it: then it is 經."""
     out: list = []
     para: list | None = None
     kind = ""                                   # "jing", "comment" or "" (nothing open)
     last = None                                 # the open paragraph's last line with text
     nxt = _next_text(lines)
     after_title = False
+    margin: list[int] = []                      # widths of the open commentary's margin lines
     for i, line in enumerate(lines):
         if not line.text:                       # an artefact: no cell, no line of the book
             if para is not None:
@@ -604,7 +633,7 @@ def paragraphs(lines) -> list:
             else:
                 out.append([line])
             continue
-        k = "blank" if line.blank else _kind(line, kind, last, nxt[i], after_title)
+        k = "blank" if line.blank else _kind(line, kind, last, nxt[i], after_title, margin)
         after_title = k == "title" or (after_title and line.blank)
         if k == "cont":
             para.append(line)
@@ -620,6 +649,10 @@ def paragraphs(lines) -> list:
             para = [line]
             out.append(para)
             kind, last = k, line
+        if k != "cont":
+            margin = []
+        if kind == "comment" and line.indent == 0:
+            margin.append(_width(line))
     return out
 
 
@@ -634,7 +667,7 @@ def _next_text(lines) -> list:
     return out
 
 
-def _kind(line, kind: str, last, nxt, after_title: bool) -> str:
+def _kind(line, kind: str, last, nxt, after_title: bool, margin: list) -> str:
     """What a printed line is to the paragraph open before it: its continuation ("cont"), the
     start of a 經 or a commentary paragraph, a title or other line standing alone."""
     body = line.body
@@ -644,7 +677,7 @@ def _kind(line, kind: str, last, nxt, after_title: bool) -> str:
     if line.indent and (CHAPTER.match(masked) or masked in _PIAN):
         return "alone"
     opens = _opens(body)
-    full = last is not None and _full(last, kind)
+    full = last is not None and _full(last, kind, margin)
     if opens == "note":
         if kind == "title" and not last.text.endswith(")"):
             return "comment" if line.indent else "jing"
@@ -661,7 +694,11 @@ def _kind(line, kind: str, last, nxt, after_title: bool) -> str:
         if CLOSING.match(masked) and _width(line) < _FULL - _SLACK:
             return "alone"                      # 右…: closes a section
         goes_on = _goes_on(nxt)
-        if kind == "comment" and full and (last.indent == 0 or goes_on or _SHU_NOTE.search(body)):
+        # a line that a category paragraph comments on is 經, though it follows commentary
+        # printed at the margin
+        commented = nxt is not None and nxt.indent > 0 and _opens(nxt.body) == "label"
+        if kind == "comment" and full and (goes_on or _SHU_NOTE.search(body) or
+                                          last.indent == 0 and not commented):
             return "cont"
         if kind == "comment" and goes_on and _width(line) >= _FULL - _SLACK:
             return "comment"                    # a paragraph hung at the margin (卷首 綱領)
@@ -719,11 +756,19 @@ def _unnoted(s: str) -> str:
     return smallnotes.NOTE.sub("", s).strip(_WS) if "(" in s else s.strip(_WS)
 
 
-def _full(line, kind: str) -> bool:
-    """Does the line fill its column? A commentary line at the margin lost the one or two
-    cells of indentation it was printed with."""
-    lost = 1 if kind == "comment" and line.indent == 0 else 0
-    return _width(line) + lost >= _FULL - _SLACK
+def _full(line, kind: str, margin: list = ()) -> bool:
+    """Does the line fill its column? A commentary line at the margin lost the one to three
+    cells of indentation it was printed with: alone, it fills its column one or two cells
+    short; in a run of such lines, as wide as the widest of them (a cell less: a scholar's
+    line starts a cell further in)."""
+    width = _width(line)
+    if kind == "comment" and line.indent == 0:
+        if len(margin) > 1:
+            return width >= max(_FULL - 4, min(max(margin), _FULL - 1) - _SLACK)
+        if _opens(line.body) in ("label", "said"):      # printed 1 to 3 cells in
+            return width >= _FULL - 4
+        return width + 1 >= _FULL - _SLACK
+    return width >= _FULL - _SLACK
 
 
 _SEGMENT = re.compile(r"\(([^()]*)\)")
