@@ -78,23 +78,34 @@ def _format_choices() -> list[str]:
 @click.option("--encoding", help="Source encoding (default: detect UTF-8/UTF-16/UTF-32 BOM, else UTF-8, GB18030, Big5).")
 @click.option("-q", "--quiet", is_flag=True, help="Print errors only, not warnings and the summary.")
 @click.option("-j", "--jobs", type=click.IntRange(1, 64), default=1, show_default=True, help="Convert in this many processes (output and messages stay in input order).")
-def convert(sources, output, fmt, report_path, work, encoding, quiet, jobs):
-    """Convert plain-text editions to TEI.
+@click.option("--facs-base", default="", metavar="URL", help="Kanripo: prefix that makes the page images' paths absolute URLs (e.g. http://img.kanripo.org/general/skqs/wyg/).")
+@click.option("--gaiji", type=click.Path(dir_okay=False), help="Kanripo: the KR-Gaiji table (charlist.org.txt); default: a KR-Gaiji checkout beside the sources.")
+@click.option("--imglist", type=click.Path(file_okay=False), help="Kanripo: the _data branch's imglist directory of the work; default: found beside the sources.")
+def convert(sources, output, fmt, report_path, work, encoding, quiet, jobs, facs_base, gaiji, imglist):
+    """Convert plain-text editions and Kanripo (mandoku) files to TEI.
 
     SOURCES are files, or directories whose *.txt files are converted (then -o names a directory).
-    An output is written only when its conversion succeeds, and never over a source.
+    A Kanripo repository checkout (a directory with Readme.org) also gets one TEI file for the
+    work, <ID>.xml, beside its 卷. An output is written only when its conversion succeeds, and
+    never over a source.
     """
-    from .convert import convert_all, plan, refusal_report
+    from .convert import convert_all, plan, refusal_report, write_works
+    from .kanripo import Options
     from .files import refuse_overwriting_inputs, write_stdout
     from .report import write_reports
     from .source import check_text
     if work is not None:
         check_text(work, "--work")
+    check_text(facs_base, "--facs-base")
     pairs = plan(list(sources), output)
     if report_path:
         refuse_overwriting_inputs([s for s, _ in pairs], report_path)
-    reports, status = [], EXIT_OK
-    for outcome in convert_all(pairs, fmt, work, encoding, jobs):
+    reports, status, outcomes = [], EXIT_OK, []
+    progress = _Progress(len(pairs)) if len(pairs) > 1 and not quiet else None
+    for outcome in convert_all(pairs, fmt, work, encoding, jobs, Options(gaiji, imglist, facs_base)):
+        outcomes.append(outcome)
+        if progress is not None:
+            progress.step(outcome.source)
         status = max(status, outcome.status)
         if outcome.error is not None:
             _say(str(outcome.error))
@@ -110,9 +121,42 @@ def convert(sources, output, fmt, report_path, work, encoding, quiet, jobs):
             s = report.stats
             _say(f"{outcome.source} → {outcome.output}: {report.layout}, {s['units']} units, "
                  f"{s['shu_anchored']}/{s['shu']} 疏 anchored, {len(report.warnings)} warnings")
+    if progress is not None:
+        progress.done()
+    for path in write_works(pairs, outcomes):
+        if not quiet:
+            _say(f"work → {path}")
     if report_path:
         write_reports(reports, report_path)
     return status
+
+
+class _Progress:
+    """A progress line on a terminal, for long runs (`12/62 files, 1.9 MB/s`), redrawn in place
+    and cleared before any other line; nothing when stderr is not a terminal."""
+
+    def __init__(self, total: int):
+        import time
+        self.total, self.n, self.bytes, self.start = total, 0, 0, time.monotonic()
+        self.tty = sys.stderr.isatty()
+
+    def step(self, path: str) -> None:
+        import time
+        self.n += 1
+        try:
+            self.bytes += os.path.getsize(path)
+        except OSError:
+            pass
+        elapsed = time.monotonic() - self.start
+        if self.tty and elapsed > 2:
+            rate = self.bytes / 1e6 / elapsed
+            sys.stderr.write(f"\r{self.n}/{self.total} files, {rate:.1f} MB/s\x1b[K")
+            sys.stderr.flush()
+
+    def done(self) -> None:
+        if self.tty:
+            sys.stderr.write("\r\x1b[K")
+            sys.stderr.flush()
 
 
 @main.command()

@@ -42,6 +42,7 @@ def _no_cyclic_gc():
 
 def _convert(src: Source, fmt: str) -> tuple[bytes, Report]:
     report = Report(src.name)
+    forced = fmt != "auto"
     if src.mandoku is not None:
         if fmt == "auto":
             fmt, report.layout_reason = readers.detect_mandoku(src.mandoku, src.name)
@@ -56,6 +57,14 @@ def _convert(src: Source, fmt: str) -> tuple[bytes, Report]:
         report.warn("ZS-CONV-LOST", "U+FFFD: a character was lost before this file was made (a bad "
                     "decoding); kept as a <g> declared in the header", Pos(line, col))
     doc = readers.get(fmt).read(src, report)
+    missing = readers.structure_missing(doc, fmt)
+    if missing and not forced:
+        raise PipelineError(f"read as {fmt} ({report.layout_reason}), but {missing}: not a text "
+                            f"of this layout, or one the reader cannot structure; give --format "
+                            f"{fmt} to convert it anyway", src.name, 1, 1, rule="ZS-CONV-EMPTY")
+    if missing:
+        report.warn("ZS-CONV-EMPTY", f"read as {fmt} as asked, but {missing}: the TEI has next "
+                    "to no structure", Pos(1, 1))
     strays.drop(doc, report)
     data, body = to_tei_text(doc, report)
     _check_lossless(body, src, report)
@@ -64,10 +73,11 @@ def _convert(src: Source, fmt: str) -> tuple[bytes, Report]:
 
 
 def convert_file(path: str, out: str | None = None, fmt: str = "auto", work: str | None = None,
-                 encoding: str | None = None) -> tuple[bytes, Report]:
+                 encoding: str | None = None, kanripo=None) -> tuple[bytes, Report]:
     """Convert one file; with `out`, write the TEI there (atomically) if the conversion has no
-    error: a failed conversion never replaces a good earlier output."""
-    src = read_source(path, encoding)
+    error: a failed conversion never replaces a good earlier output. `kanripo`: where a Kanripo
+    file's context is, when not beside it (kanripo.Options)."""
+    src = read_source(path, encoding, kanripo)
     if work:
         src.meta["work"] = check_text(work, "--work")
     data, report = convert_source(src, fmt)
@@ -186,10 +196,30 @@ class Outcome:
 
 
 def convert_all(pairs: list[tuple[str, str | None]], fmt: str = "auto", work: str | None = None,
-                encoding: str | None = None, jobs: int = 1):
+                encoding: str | None = None, jobs: int = 1, kanripo=None):
     """Outcome of each (source, output) pair, in input order (see convert_files)."""
-    for (path, out), (_, data, report, error) in zip(pairs, convert_files(pairs, fmt, work, encoding, jobs)):
+    results = convert_files(pairs, fmt, work, encoding, jobs, kanripo)
+    for (path, out), (_, data, report, error) in zip(pairs, results):
         yield Outcome(path, out, report, data, error)
+
+
+def write_works(pairs: list[tuple[str, str | None]], outcomes: list[Outcome]) -> list[str]:
+    """The work file of each repository directory among the sources (pipeline/works.py), its
+    entries linked to the 卷 whose TEI was written. Returns the paths written."""
+    import hashlib
+
+    from . import works
+    from .tei import work_to_tei
+    converted = {o.source for o in outcomes if o.report is not None and not o.report.errors}
+    written = []
+    for directory, target, members in works.plan(pairs):
+        if not any(s in converted for s, _ in members):
+            continue
+        w = works.work(directory, target, members, converted)
+        sha = hashlib.sha256(files.read_regular(os.path.join(directory, "Readme.org"))).hexdigest()
+        files.write_atomic(target, work_to_tei(w, sha))
+        written.append(target)
+    return written
 
 
 def refusal_report(outcome: Outcome) -> Report:
@@ -203,21 +233,21 @@ def refusal_report(outcome: Outcome) -> Report:
 
 def _convert_job(job: tuple) -> tuple[str | None, bytes | None, Report | None, PipelineError | None]:
     """One file of convert_files: what it returns instead of raising, so a pool can carry it."""
-    path, out, fmt, work, encoding, keep = job
+    path, out, fmt, work, encoding, keep, kanripo = job
     try:
-        data, report = convert_file(path, out, fmt, work, encoding)
+        data, report = convert_file(path, out, fmt, work, encoding, kanripo)
     except PipelineError as e:
         return path, None, None, e
     return path, data if keep and not report.errors else None, report, None
 
 
 def convert_files(jobs_in: list[tuple[str, str | None]], fmt: str = "auto", work: str | None = None,
-                  encoding: str | None = None, jobs: int = 1):
+                  encoding: str | None = None, jobs: int = 1, kanripo=None):
     """Convert (source, output) pairs, yielding (source, TEI bytes or None, report, error) in
     input order. With jobs > 1 files are converted in that many processes (the readers are pure
     Python: threads would share one core); the TEI bytes come back only for outputs that are not
     written to a file."""
-    work_items = [(p, out, fmt, work, encoding, out is None) for p, out in jobs_in]
+    work_items = [(p, out, fmt, work, encoding, out is None, kanripo) for p, out in jobs_in]
     if jobs <= 1 or len(work_items) < 2:
         yield from map(_convert_job, work_items)
         return

@@ -35,6 +35,9 @@ RULES = {
     "ZS-OPT-001": "an option value that cannot be used (control characters, bytes that are not "
                   "UTF-8, an unknown paper size …)",
     "ZS-CONV-LAYOUT": "no reader recognises the layout of the source (give --format)",
+    "ZS-CONV-EMPTY": "the reader the layout was detected for recovered next to no structure (a "
+                     "注疏 text with no 注 and no 疏, a 義疏 text with no category block): no output "
+                     "(with --format given: a warning, and the output)",
     "ZS-ENV-001": "a program or font the command needs is not installed",
     "ZS-RENDER-001": "the stylesheet or the browser failed on this file",
     "ZS-INTERNAL": "an unexpected error inside Zhushu: a bug, please report it with the input",

@@ -12,6 +12,7 @@ takes them from the command line (`--imglist`, `--gaiji`, `--facs-base`); `for_f
 """
 from __future__ import annotations
 
+import functools
 import os
 import re
 from dataclasses import dataclass, field
@@ -43,6 +44,20 @@ class Edition:
     contents: list = field(default_factory=list)          # Readme.org entries of this file
 
 
+@dataclass(frozen=True)
+class Options:
+    """Where the context is when it is not beside the files (`zhushu convert --gaiji --imglist
+    --facs-base`)."""
+    gaiji: str | None = None            # KR-Gaiji/charlist.org.txt
+    imglist: str | None = None          # _data/<ID>/imglist
+    facs_base: str = ""                 # e.g. http://img.kanripo.org/general/skqs/wyg/
+
+
+@functools.lru_cache(maxsize=16)
+def _near(here: str, work_id: str, gaiji, imglist, facs_base) -> "Context":
+    return Context._find(here, work_id, gaiji, imglist, facs_base)
+
+
 @dataclass
 class Context:
     readme: mandoku.Readme | None = None
@@ -54,18 +69,23 @@ class Context:
     @classmethod
     def near(cls, path: str, gaiji: str | None = None, imglist: str | None = None,
              facs_base: str = "") -> "Context":
-        here = os.path.dirname(os.path.abspath(path))
+        """The context of a file: found once per directory (a work's 卷 share it)."""
+        return _near(os.path.dirname(os.path.abspath(path)), os.path.basename(path)[:8], gaiji,
+                     imglist, facs_base)
+
+    @classmethod
+    def _find(cls, here: str, work_id: str, gaiji: str | None, imglist: str | None,
+              facs_base: str) -> "Context":
         readme_path = os.path.join(here, "Readme.org")
         ctx = cls(mandoku.read_readme(readme_path) if os.path.exists(readme_path) else None,
                   facs_base=facs_base)
         table = gaiji or mandoku.find_near(here, os.path.join("KR-Gaiji", "charlist.org.txt"))
         if table:
             ctx.gaiji, ctx.gaiji_table = mandoku.read_gaiji_table(table), table
-        m = _FILE.search(os.path.basename(path))
         if imglist:
             ctx.imglist_dir = imglist
-        elif m:
-            ctx.imglist_dir = mandoku.find_near(here, os.path.join("_data", m["id"], "imglist"))
+        elif re.fullmatch(r"KR\d[a-z]\d{4}", work_id):
+            ctx.imglist_dir = mandoku.find_near(here, os.path.join("_data", work_id, "imglist"))
         return ctx
 
     def gaiji_char(self, gid: str) -> str:

@@ -66,6 +66,7 @@ class Piece:
     anchors: list[Anchor] = field(default_factory=list)
     id: str = ""
     squeezed: str | None = field(default=None, repr=False)   # cache: text without punctuation
+    literal: bool = False                  # printed symbols (a drum score's ○ □): no placeholders
 
     def anchor_at(self, offset: int) -> "Piece | Anchor":
         """The pointable thing at `offset`: reuse an existing anchor there or make one."""
@@ -242,6 +243,34 @@ class Prose:
     id: str = ""
 
 
+# The parts of a name in a list of persons (NamePart.kind), and a place they are named after.
+SURNAME, FORENAME, ZI, HAO, NATIVE = "surname", "forename", "zi", "hao", "native"
+
+
+@dataclass(slots=True, eq=False)
+class NamePart:
+    """One cell of an entry in a list of persons, as printed: the surname (董 of 董氏), the
+    given name, the courtesy name (字, zi), a literary name (號, hao), the native place (籍);
+    `small` when printed in small characters."""
+    kind: str
+    text: str
+    small: bool = False
+
+
+@dataclass(slots=True, eq=False)
+class NameEntry:
+    """An entry of a list of persons (the 引用姓氏 of a 義疏): its cells in order, as printed,
+    the name's parts marked (NamePart), with the text between them (氏, spacing) and any
+    remark in small characters (SmallNote). `name` is the slice of the parts the name spans
+    (董氏仲舒寛夫: from the surname to the courtesy name, 氏 included). `resp` is the scholar's
+    registry id, if known."""
+    parts: list                            # str | NamePart | SmallNote
+    pos: Pos
+    name: tuple[int, int] = (0, 0)
+    resp: str | None = None
+    id: str = ""
+
+
 @dataclass(slots=True, eq=False)
 class Div:
     kind: str                              # juan | section | kaozheng | a front division
@@ -366,6 +395,10 @@ def assign_ids(doc: Document) -> None:
             prose_n += 1
             block.id = f"p{prose_n}"
             _number_notes(block.id, block.parts)
+        elif isinstance(block, NameEntry):
+            prose_n += 1                    # a paragraph too: numbered with the prose
+            block.id = f"p{prose_n}"
+            _number_notes(block.id, block.parts)
         elif isinstance(block, KaozhengEntry):
             kz_n += 1
             block.id = f"k{kz_n}"
@@ -400,3 +433,24 @@ def _entry_notes(entry: "KaozhengEntry") -> list:
         if isinstance(p, Judgment):
             out += [q for q in p.parts if isinstance(q, SmallNote)]
     return out
+
+
+@dataclass(slots=True)
+class Volume:
+    """One entry of a work's table of contents: a 卷 (or a part of one: its 考證), the file it
+    is in, and the TEI written for it (None: not converted, or not in this checkout)."""
+    title: str
+    file: str                              # the source file it is in (KR1d0053_001.txt)
+    page: str = ""                         # where it starts in the edition (001-31a)
+    target: str | None = None              # the TEI file, relative to the work's file
+
+
+@dataclass(slots=True)
+class Work:
+    """A whole work converted from a repository (Kanripo's Readme.org): its title, editions
+    and table of contents, written as a TEI file of its own beside its 卷."""
+    id: str                                # KR1d0053
+    title: str
+    editions: list = field(default_factory=list)     # (code, name)
+    volumes: list = field(default_factory=list)      # Volume
+    source: str = ""                       # the repository directory as given

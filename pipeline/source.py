@@ -121,16 +121,17 @@ def _looks_like_text(text: str) -> bool:
     return bad <= len(text) // 1000
 
 
-def read_source(path: str, encoding: str | None = None, context=None) -> Source:
+def read_source(path: str, encoding: str | None = None, options=None) -> Source:
     """A source file read and decoded; a Kanripo file with its edition's context (Readme.org,
-    page images, the gaiji table: `context`, else found beside it)."""
+    page images, the gaiji table: found beside it, or where kanripo.Options says)."""
     if os.path.isdir(path):
         raise PipelineError("is a directory (give a file, or a directory with -o for several)", path)
     data = files.read_regular(path, MAX_BYTES)
 
     def near():
         from . import kanripo
-        return context if context is not None else kanripo.Context.near(path)
+        o = options or kanripo.Options()
+        return kanripo.Context.near(path, o.gaiji, o.imglist, o.facs_base)
     return source_from_bytes(data, path, encoding, _sidecar(path), near)
 
 

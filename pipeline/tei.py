@@ -5,6 +5,7 @@ mappings (token kinds → elements) are data. Anything it cannot place is a warn
 """
 from __future__ import annotations
 
+import bisect
 import re
 import unicodedata
 
@@ -13,9 +14,10 @@ from lxml import etree
 from . import __version__, persons
 from .chars import SUSPECT, UNICODE_VERSION, glyph_kind
 from .kanripo import GAIJI_IMAGES
-from .model import (AN, JING, MARK, QUE, SHU, TEXTUAL, TRANSLATION, XIAOZHU, YINYI,
-                    YISHU, ZHU, Div, Document, Fw, Judgment, KaozhengEntry, Piece, Prose, Shu,
-                    SmallNote, Token, Translation, Unit, YishuBlock)
+from .model import (AN, FORENAME, HAO, JING, MARK, NATIVE, QUE, SHU, SURNAME, TEXTUAL,
+                    TRANSLATION, XIAOZHU, YINYI, YISHU, ZHU, ZI, Div, Document, Fw, Judgment,
+                    KaozhengEntry, Meta, NameEntry, NamePart, Piece, Prose, Shu, SmallNote, Token,
+                    Translation, Unit, Work, YishuBlock)
 from .report import Report
 
 TEI_NS = "http://www.tei-c.org/ns/1.0"
@@ -124,37 +126,46 @@ class _Placer:
         from .chars import WHITESPACE
         self.events, self.i, self.kept = events, 0, 0
         self.dropped = "".join(sorted(WHITESPACE | delimiters))
+        self.uncounted = re.compile("[" + re.escape(self.dropped) + "]")
         self.marked = marked
 
     def pending(self) -> bool:
         return self.i < len(self.events)
 
     def _kept(self, text: str) -> int:
-        return len(text) - sum(text.count(c) for c in self.dropped if c in text)
+        if text.isalpha() or self.uncounted.search(text) is None:   # most text: all counts
+            return len(text)
+        return len(text) - len(self.uncounted.findall(text))
 
-    def _index(self, text: str, k: int) -> int:
-        """The index in `text` of its k-th kept character."""
-        if not any(c in text for c in self.dropped):
-            return k
-        n = 0
-        for i, ch in enumerate(text):
-            if ch not in self.dropped:
-                if n == k:
-                    return i
-                n += 1
-        return len(text)
+    def _counter(self, text: str):
+        """index(k): where in `text` its k-th kept character is. Worked out once per text:
+        a long 疏 holds an event every column."""
+        if text.isalpha() or self.uncounted.search(text) is None:
+            return lambda k: k
+        runs = [(m.start(), m.end()) for m in re.finditer(f"[^{re.escape(self.dropped)}]+", text)]
+        firsts, n = [], 0
+        for a, b in runs:
+            firsts.append(n)
+            n += b - a
 
-    def place(self, text: str) -> str:
+        def index(k: int) -> int:
+            r = bisect.bisect_right(firsts, k) - 1
+            return runs[r][0] + k - firsts[r] if r >= 0 and k - firsts[r] < runs[r][1] - runs[r][0] \
+                else len(text)
+        return index
+
+    def place(self, text: str, marked=None) -> str:
+        marked = marked or self.marked
         events, end = self.events, self.kept + self._kept(text)
         if self.i >= len(events) or events[self.i].at >= end:
             self.kept = end
-            return self.marked(text) if _ATTENTION.search(text) else text
-        out, start = [], 0
+            return marked(text) if _ATTENTION.search(text) else text
+        out, start, index = [], 0, self._counter(text)
         while self.i < len(events) and events[self.i].at < end:
             e = events[self.i]
-            at = self._index(text, e.at - self.kept)
+            at = index(e.at - self.kept)
             if at > start:
-                out.append(self.marked(text[start:at]))
+                out.append(marked(text[start:at]))
                 start = at
             if e.kind == "g":
                 out.append(f'<g ref="#{e.value}">{_esc(text[at:at + 1])}</g>')
@@ -163,7 +174,7 @@ class _Placer:
                 out.append(_event(e))
             self.i += 1
         if start < len(text):
-            out.append(self.marked(text[start:]))
+            out.append(marked(text[start:]))
         self.kept = end
         return "".join(out)
 
@@ -225,11 +236,14 @@ class _Writer:
         """Text, with placeholders and PUA characters wrapped in a declared <g>."""
         self.out.append(self.text(text))
 
-    def text(self, text: str) -> str:
+    def text(self, text: str, literal: bool = False) -> str:
         """Text as put writes it, for an element written in one piece: escaped, the characters
-        that need one in a <g>, and a Kanripo source's pages and lines placed in it."""
+        that need one in a <g> (none, `literal`: symbols printed as such), and a Kanripo
+        source's pages and lines placed in it."""
         if self.placer is not None:
-            return self.placer.place(text)
+            return self.placer.place(text, _esc if literal else None)
+        if literal:
+            return _esc(text)
         # most text is copied as it is: the check is made here, not in a call
         return text if _ATTENTION.search(text) is None else self._marked(text)
 
@@ -357,7 +371,9 @@ class _Writer:
         self.out.append("</ab>\n")
 
     def jing(self, p: Piece) -> None:
-        if p.anchors:
+        if p.literal:                            # symbols printed as such: □ is no placeholder
+            self.out.append(f'<seg xml:id="{p.id}">{self.text(p.text, literal=True)}</seg>')
+        elif p.anchors:
             self.out.append(f'<seg xml:id="{p.id}">')
             self.put_anchored(p)
             self.out.append("</seg>")
@@ -473,10 +489,37 @@ class _Writer:
         self.parts(p.parts)
         self.out.append("</p>\n")
 
+    # The parts of a listed person's name → (element, @type); the native place is no part of
+    # the name: a <placeName> after the <persName>.
+    NAME_PARTS = {SURNAME: ("surname", None), FORENAME: ("forename", None), ZI: ("addName", "zi"),
+                  HAO: ("addName", "hao"), NATIVE: ("placeName", None)}
+
+    def name_entry(self, e: NameEntry) -> None:
+        """An entry of a list of persons: a paragraph whose name (the parts e.name spans) is a
+        <persName> pointing at the registry's person, when known; each part an element, those
+        printed small marked rend="small"; the native place a <placeName>, remarks notes."""
+        parts, out = e.parts, self.out
+        first, last = (e.name[0], e.name[1] - 1) if e.name[1] > e.name[0] else (-1, -1)
+        out.append(f'<p xml:id="{e.id}">')
+        for i, p in enumerate(parts):
+            if i == first:
+                out.append(f'<persName ref="#{e.resp}">' if e.resp else "<persName>")
+            if isinstance(p, NamePart):
+                tag, kind = self.NAME_PARTS[p.kind]
+                attrs = (f' type="{kind}"' if kind else "") + (' rend="small"' if p.small else "")
+                out.append(f"<{tag}{attrs}>{self.text(p.text)}</{tag}>")
+            elif isinstance(p, SmallNote):
+                self.small(p)
+            else:
+                self.put(p)
+            if i == last:
+                out.append("</persName>")
+        out.append("</p>\n")
+
     # A Head only opens a div (TEI admits no head between blocks): a heading in the middle of
     # a 卷 opens a nested section div.
     BLOCKS = {Unit: unit, Shu: shu, Fw: fw, Div: div, YishuBlock: yishu, Translation: translation,
-              KaozhengEntry: kaozheng_entry, Prose: prose}
+              KaozhengEntry: kaozheng_entry, Prose: prose, NameEntry: name_entry}
 
     def body(self) -> str:
         self.out = []
@@ -681,6 +724,38 @@ def to_tei_text(doc: Document, report: Report | None = None) -> tuple[bytes, str
     before, body, after = _Writer(doc, report).build()
     return b"".join((b"<?xml version='1.0' encoding='UTF-8'?>\n", before.encode("utf-8"),
                      body.encode("utf-8"), after.encode("utf-8"), b"\n")), body
+
+
+class _WorkWriter(_Writer):
+    """The TEI of a whole work: the header of its Readme.org, and its table of contents, each
+    entry linked to the TEI of its 卷."""
+
+    def __init__(self, work: Work, doc: Document):
+        super().__init__(doc, None)
+        self.work = work
+
+    def body(self) -> str:
+        out = ['<body>\n<div type="contents" xml:id="d1">\n<head type="contents" xml:id="d1.h">目次</head>\n<list>\n']
+        for k, v in enumerate(self.work.volumes, 1):
+            n = f' n="{_esc(v.page)}"' if v.page else ""
+            title = self.text(v.title)
+            if v.target:
+                out.append(f'<item n="{k}"><ref target="{_esc(v.target)}"{n}>{title}</ref></item>\n')
+            else:                                # withheld from this checkout, or not converted
+                out.append(f'<item n="{k}">{title}</item>\n')
+        out.append("</list>\n</div>\n</body>")
+        return "".join(out)
+
+
+def work_to_tei(work: Work, readme_sha256: str) -> bytes:
+    """The work's TEI file: its source is the repository's Readme.org."""
+    from .kanripo import Edition
+    meta = Meta("Readme.org", readme_sha256, "kanripo-work", work=work.title)
+    code, name = work.editions[0] if work.editions else ("", "")
+    meta.edition = Edition(work.id, "Readme.org", work.title, code, name)
+    before, body, after = _WorkWriter(work, Document(meta, [])).build()
+    return b"".join((b"<?xml version='1.0' encoding='UTF-8'?>\n", before.encode("utf-8"),
+                     body.encode("utf-8"), after.encode("utf-8"), b"\n"))
 
 
 def to_tei(doc: Document, report: Report | None = None) -> etree._Element:

@@ -10,9 +10,9 @@ paragraphs its plain e-texts have; `prepare` gives the reader that text (pipelin
 from __future__ import annotations
 
 from ..errors import PipelineError
-from . import paren, runon, siku, yishu
+from . import bare, front, paren, runon, siku, yishu
 
-READERS = {m.NAME: m for m in (paren, runon, siku, yishu)}
+READERS = {m.NAME: m for m in (bare, front, paren, runon, siku, yishu)}
 
 
 def detect(text: str, name: str = "") -> tuple[str, str]:
@@ -58,6 +58,13 @@ def prepare(src, layout: str, report) -> None:
     src.text = logical.text
     src.events = logical.counted(WHITESPACE | src.delimiters)
     src.locate = report.locate = logical.source_pos
+
+
+def structure_missing(doc, layout: str) -> str | None:
+    """What the layout's reader saw, when it recovered next to no structure (the layout's
+    `structure_missing`; None when it has no such test or the structure is real)."""
+    test = getattr(get(layout), "structure_missing", None)
+    return test(doc) if test is not None else None
 
 
 def get(name: str):

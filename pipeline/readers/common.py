@@ -78,6 +78,8 @@ class Builder:
         self.juan_div: Div | None = None
         self.pending_front: list[Fw] = []
         self.bare_lemmas = False             # unpunctuated texts: lemmas without quotation marks
+        self.lemmas_printed = True           # False: the edition prints no 出文 (a 疏 follows
+                                             # the 經 and 注 it explains: Kanripo's 四庫 注疏)
         self.by_closing = False              # the text closes its sections with 右… lines
         self.classification = ""             # 四庫 catalogue line: 经部,礼类,仪礼之属
         self.declared: dict = {}             # scholars named in the text, not in the registry
@@ -230,6 +232,8 @@ class Builder:
             self.furniture(Fw(text, pos, "title"))
             return
         div.trailers.append(Head(text, pos, "closing"))
+        if div is self.div:             # closed: what follows goes before the next heading
+            self.div = None
 
     def section(self, text: str, pos: Pos) -> None:
         """A chapter title inside a 卷 (檀弓上第三, 聘礼第八之四): a nested section div."""
@@ -275,7 +279,7 @@ class Builder:
                 s.detached = True
                 self.report.warn("ZS-CONV-DETACHED", "疏 before any 經 of the file (its heading lies "
                                  "outside the file); kept, marked detached", s.pos)
-        resolve_group(units, g.shus, self.report)
+        resolve_group(units, g.shus, self.report, self.lemmas_printed)
         if self.div is None:
             self.juan_div = self.div = Div("juan", None, front=self.pending_front)
             self.pending_front = []
@@ -307,6 +311,23 @@ class Builder:
 
 
 _RESP, _PARTS = attrgetter("resp"), attrgetter("parts")
+
+
+def structure_missing(doc: Document) -> str | None:
+    """What a 注疏 reader saw when it recovered next to no structure (no 注 and no 疏 in a text
+    of some length: every line read as 經), or None when the structure is real."""
+    from ..model import ZHU
+    units = [b for b in doc.blocks() if isinstance(b, Unit)]
+    chars = sum(len(p.text) for u in units for p in u.pieces)
+    zhu = sum(1 for u in units for p in u.pieces if getattr(p, "layer", None) == ZHU)
+    shu = sum(1 for b in doc.blocks() if isinstance(b, Shu))
+    if chars >= _MIN_CHARS and not zhu and not shu:
+        return f"{chars} characters in {len(units)} units, no 注 and no 疏"
+    return None
+
+
+# Below this, a text may be a fragment with no commentary at all (a test, a quotation).
+_MIN_CHARS = 200
 
 
 def _juan_of(head: str, work: str) -> str:

@@ -17,10 +17,13 @@ from ..report import Report
 from ..segment import segment as segment_group
 from ..source import Source
 from . import sniffing
+from . import common
 from .common import Builder, RawLine, located
 
 NAME = "runon"
 DESCRIPTION = "注疏 with 經, 注 and 音義 run together, one line per paragraph, then [疏] lines"
+# The test of real structure (convert refuses a text this layout reads as next to none).
+structure_missing = common.structure_missing
 
 # The start of a [疏] line (matched on stripped lines).
 _SHU_LINE = re.compile(r"[\[［【〔][疏疎][\]］】〕]|[疏疎](?=○?(?:注|註)?" + Q_OPEN + ")")

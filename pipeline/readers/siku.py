@@ -19,14 +19,16 @@ from ..chars import WHITESPACE
 from ..located import Located
 from ..model import MARK, YINYI, Fw, Pos, Unit
 from ..report import Report
-from ..segment import B, ZHU_OPEN
+from ..segment import B, SCORE, ZHU_OPEN
 from ..segment import segment as segment_group
 from ..source import Source
-from . import yishu
+from . import common, yishu
 from .common import CHAPTER, Builder, RawLine, juan_line, located
 
 NAME = "siku"
 DESCRIPTION = "四庫全書 注疏, unpunctuated: bare 注 before each 注, 音义【…】, 疏【…】 inline"
+# The test of real structure (convert refuses a text this layout reads as next to none).
+structure_missing = common.structure_missing
 
 HEADER = re.compile(r"^(?:钦定四库全书|欽定四庫全書)$")
 _ROLE = r"[^\s　]{1,10}(?:注|註|疏|音义|音義|释文|釋文)"
@@ -104,7 +106,9 @@ _FULL = 21            # cells in a column of the 四庫 leaf (8 columns × 21 pe
 
 
 def _stands_alone(line) -> bool:
-    return line.indent > 0 or bool(HEADER.match(line.text))
+    """Furniture stands alone: 欽定四庫全書, and what the body prints indented with no note in
+    it (titles, the commentators; an indented passage of text and notes flows on)."""
+    return bool(HEADER.match(line.text)) or (line.indent > 0 and "(" not in line.text)
 
 
 def _title(line) -> bool:
@@ -112,10 +116,24 @@ def _title(line) -> bool:
     return bool(kaozheng.HEAD.match(text) or HEADER.match(text))
 
 
-def marks(text: str) -> list[tuple[int, int, str]]:
-    """What the line prints to separate layers: 音义【…】 and the bare 注 before each 注."""
+# A drum score (the 投壺 of 禮記): beats printed as ○ 鼙 and □ 鼓, 半 a half beat.
+_SCORE = re.compile(r"[○□半◍◛〇]{4,}")
+
+
+def marks(text: str, circle_is_text: bool = False) -> list[tuple[int, int, str]]:
+    """What the line prints to separate layers: 音义【…】 and the bare 注 before each 注. Where
+    ○ is printed text (a Kanripo source), a drum score is 經 kept as it is, and any other ○ a
+    printed mark after which the 經 goes on (儀禮注疏 sets one before each section)."""
     out: list[tuple[int, int, str]] = []
     taken = []
+    if circle_is_text:
+        for m in _SCORE.finditer(text):
+            if "○" in m.group() and "□" in m.group():
+                out.append((m.start(), m.end(), SCORE))
+                taken.append(m.span())
+        for i in (k for k, ch in enumerate(text) if ch == "○"):
+            if not any(a <= i < b for a, b in taken):
+                out.append((i, i + 1, MARK))
     for m in _YINYI.finditer(text):
         a, b = m.span()
         inner = 2 if m.group(2) is not None else 3
@@ -130,13 +148,15 @@ def marks(text: str) -> list[tuple[int, int, str]]:
 
 def segment(raw_units: list[list[RawLine]], shus, b: Builder) -> list[Unit]:
     lines = located(raw_units)
-    return segment_group(lines, shus, b.zhu_resp, b.report, [marks(l.text) for l in lines],
-                         free=("jing",))
+    circle_is_text = "○" not in b.src.delimiters
+    return segment_group(lines, shus, b.zhu_resp, b.report,
+                         [marks(l.text, circle_is_text) for l in lines], free=("jing",))
 
 
 def read(src: Source, report: Report):
     b = Builder(src, report, NAME, segment, continues)
     b.bare_lemmas = True
+    b.lemmas_printed = src.mandoku is None
     kaozheng_head = None                      # inside a 考證: its head line, which also ends it
     for n, raw in enumerate(src.text.split("\n"), 1):
         s = raw.strip(_WS)
@@ -165,11 +185,17 @@ def read(src: Source, report: Report):
         elif RESPONSIBILITY.match(s):
             _commentators(b, s)
             b.furniture(Fw(s, pos, "responsibility"))
-        elif CHAPTER.match(s):
+        elif CHAPTER.match(s) or (src.mandoku is not None and _title_line(raw, s)):
             b.section(s, pos)
         else:
             _line(b, n, col, s)
     return b.finish()
+
+
+def _title_line(raw: str, s: str) -> bool:
+    """In a Kanripo 四庫 注疏 the body is printed at the margin: a short line printed indented,
+    with no note, is a title (曲禮上, 檀弓下, 大學: the 篇 without 第N)."""
+    return raw.startswith("\u3000") and "(" not in s and len(s) <= 16
 
 
 def _line(b: Builder, n: int, col: int, s: str) -> None:

@@ -67,6 +67,16 @@ def sniff(text: str) -> tuple[float, str]:
         f"{cats + glued} 義疏 categories (正义, 存疑 …) or 案 in {count} lines"
 
 
+def structure_missing(doc) -> str | None:
+    """None, or what the reader saw when it found no 義疏 block at all in a text of some length."""
+    blocks = [b for b in doc.blocks() if isinstance(b, YishuBlock)]
+    units = [b for b in doc.blocks() if isinstance(b, Unit)]
+    chars = sum(len(getattr(p, "text", "")) for u in units for p in u.pieces)
+    if not blocks and chars >= 200:
+        return f"{chars} characters in {len(units)} units, no 義疏 category block"
+    return None
+
+
 class Lines:
     """The non-blank lines of a text by number, as printed and stripped, with what the sniff and
     the reader both ask of each line: the label it opens with, its text with the small notes
