@@ -602,7 +602,7 @@ def sniff_mandoku(doc) -> tuple[float, str]:
     signs = cats + said
     if not count or signs < 2:
         return 0.0, f"{signs} 義疏 categories or quoted scholars"
-    return min(1.0, 0.3 + 0.3 * title + 4 * signs / count), \
+    return min(1.0, 0.1 + 0.4 * title + 4 * signs / count), \
         f"{cats} 義疏 categories or 案, {said} scholars quoted, in {count} lines" + \
         (f"; the title {doc.title}" if title else "")
 
