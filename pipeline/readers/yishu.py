@@ -225,7 +225,7 @@ class _Reader:
         closing = GLUED_CLOSING.search(masked) if not self.punctuated and "右记" in masked else None
         body, body_masked = (s[:closing.start()], masked[:closing.start()]) if closing else (s, masked)
         label = LINE_LABEL.match(body) if closing else self.labels[n]
-        if self.indented and not label:
+        if self.indented and not label and ("論" in body[:10] or "论" in body[:10]):
             label = PIAN_LABEL.match(body_masked)
         if label:                                  # no 經 line opens with a category or 案
             self._comment(n, body, body_masked, pos, label)
@@ -573,9 +573,9 @@ _PIAN = frozenset(
     "禮運 禮器 郊特牲 内則 內則 玉藻 明堂位 喪服小記 大傳 少儀 學記 樂記 雜記上 雜記下 喪大記 祭法 祭義 "
     "祭統 經解 哀公問 仲尼燕居 孔子閒居 坊記 中庸 表記 緇衣 奔喪 問喪 服問 閒傳 間傳 三年問 深衣 投壺 "
     "儒行 大學 冠義 昏義 昬義 鄉飲酒義 射義 燕義 聘義 喪服四制".split())
-# A category glued to the 篇 it sums up: 鄉飲酒總論徐氏幹曰… (a paragraph at a 篇's end). Its
-# groups are LINE_LABEL's (an never takes part), so that it stands for it as a line's label.
-PIAN_LABEL = re.compile(rf"^[^\s　()]{{1,8}}?(?P<label>{_LABELS})(?P<an>(?!))?(?P<punct>)(?={ATTRIBUTION.pattern})")
+# 總論 glued to the 篇 it sums up: 鄉飲酒總論徐氏幹曰… (a paragraph at a 篇's end). Its groups
+# are LINE_LABEL's (an never takes part), so that it stands for it as a line's label.
+PIAN_LABEL = re.compile(rf"^[^\s　()]{{1,8}}?(?P<label>總論|总论)(?P<an>(?!))?(?P<punct>)(?={ATTRIBUTION.pattern})")
 
 
 def juan_title(s: str) -> re.Match | None:
@@ -587,7 +587,7 @@ def sniff_mandoku(doc) -> tuple[float, str]:
     the compilers' 案, scholars named where a line or a separating U+3000 begins."""
     count = cats = said = 0
     for line in doc.lines:
-        if line.blank:
+        if not line.text.strip(_WS):            # blank (Line.blank joins its set each time)
             continue
         count += 1
         body = line.body
@@ -633,7 +633,8 @@ def paragraphs(lines) -> list:
     para: list | None = None
     kind = ""                                   # "jing", "comment" or "" (nothing open)
     last = None                                 # the open paragraph's last line with text
-    nxt = _next_text(lines)
+    blank = [not line.text.strip(_WS) for line in lines]
+    nxt = _next_text(lines, blank)
     after_title = False
     margin: list[int] = []                      # widths of the open commentary's margin lines
     for i, line in enumerate(lines):
@@ -643,8 +644,8 @@ def paragraphs(lines) -> list:
             else:
                 out.append([line])
             continue
-        k = "blank" if line.blank else _kind(line, kind, last, nxt[i], after_title, margin)
-        after_title = k == "title" or (after_title and line.blank)
+        k = "blank" if blank[i] else _kind(line, kind, last, nxt[i], after_title, margin)
+        after_title = k == "title" or (after_title and blank[i])
         if k == "cont":
             para.append(line)
             last = line
@@ -666,13 +667,13 @@ def paragraphs(lines) -> list:
     return out
 
 
-def _next_text(lines) -> list:
+def _next_text(lines, blank: list) -> list:
     """For each line, the next line that prints something (None at the end)."""
     out = [None] * len(lines)
     ahead = None
     for i in range(len(lines) - 1, -1, -1):
         out[i] = ahead
-        if not lines[i].blank:
+        if not blank[i]:
             ahead = lines[i]
     return out
 
@@ -722,7 +723,7 @@ def _opens(body: str) -> str:
     """What a line opens with: a note, a category or 案, a scholar, or nothing of these."""
     if body.startswith("("):
         return "note"
-    if LINE_LABEL.match(body) or PIAN_LABEL.match(body):
+    if LINE_LABEL.match(body) or ("論" in body[:10] or "论" in body[:10]) and PIAN_LABEL.match(body):
         return "label"
     if ATTRIBUTION.match(body) or OPENING.match(body):
         return "said"
