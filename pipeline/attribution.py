@@ -20,8 +20,9 @@ _ALIASES = "|".join(sorted({a for p in persons.registry().values() for a in p.al
 # 欽定三禮義疏 list in their 引用姓氏, and the other common ones.
 COMPOUND = ("司馬|司马|歐陽|欧阳|慕容|長孫|长孙|淳于|綦毋|聞人|闻人|諸葛|诸葛|皇甫|上官|東方|东方|"
             "夏侯|公孫|公孙|令狐|宇文|尉遲|尉迟|鮮于|鲜于|申屠|澹臺|澹台|公羊|穀梁|谷梁|万俟")
-ATTRIBUTION = re.compile(rf"(?P<who>(?P<sur>{COMPOUND}|[\u4e00-\u9fff])氏(?P<given>(?:(?!曰)[\u4e00-\u9fff]){{1,2}}?)"
-                         rf"|(?P<alias>{_ALIASES}))(?P<verb>曰)")
+# (a given name holds no 曰: 馬氏曰禮曰 is 馬氏 quoting 禮)
+ATTRIBUTION = re.compile(rf"(?P<who>(?P<sur>{COMPOUND}|[\u4e00-\u9fff])氏"
+                         rf"(?P<given>(?:(?!曰)[\u4e00-\u9fff]){{1,2}}?)|(?P<alias>{_ALIASES}))(?P<verb>曰)")
 # The most characters an attribution has before its 曰 (XX氏YZ, or the longest alias).
 _BEFORE_VERB = max([5] + [len(a) for a in _ALIASES.split("|")])
 # Where a quotation can only begin (the head of a text, the U+3000 that separates two scholars):

@@ -34,17 +34,19 @@ def parse(content: str, pos: Pos) -> list[SmallNote]:
     m = _SOURCE.match(content)
     if m and m.end() < len(content):             # 釋文…: the glosses that follow are its
         notes = parse(content[m.end():], Pos(pos.line, pos.col + m.end()))
-        first = notes[0]
-        first.text, first.pos = m.group() + first.text, pos
-        if first.tokens is not None:
-            first.tokens.insert(0, Token("text", m.group()))
-        return notes
+        if notes:
+            first = notes[0]
+            first.text, first.pos = m.group() + first.text, pos
+            if first.tokens is not None:
+                first.tokens.insert(0, Token("text", m.group()))
+            return notes
     m = _SHU_QUOTE.match(content)
     if m:
         return [SmallNote(SHU, content, pos, resp=_SHU_AUTHOR[m.group(1)])]
     m = ATTRIBUTION.match(content)
     if m:
-        resp = persons.alias(m.group("alias")) if m.group("alias") else persons.lookup(m.group("sur"), m.group("given"))
+        resp = persons.alias(m.group("alias")) if m.group("alias") else \
+            persons.lookup(m.group("sur"), m.group("given"))
         return [SmallNote(XIAOZHU, content, pos, resp=resp)]
     if _AN.match(content):
         return [SmallNote(AN, content, pos)]

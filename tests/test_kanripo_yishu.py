@@ -186,8 +186,8 @@ def test_width_counts_rows_and_halves_notes_without_a_split():
 
 
 # -- the works themselves ---------------------------------------------------------------------
-WORKS = sorted(f for w in ("KR1d0037", "KR1d0068") for f in glob.glob(str(KANRIPO / w / f"{w}_[0-9][0-9][0-9].txt"))
-               if not f.endswith("_000.txt"))
+WORKS = sorted(f for w in ("KR1d0037", "KR1d0068")
+               for f in glob.glob(str(KANRIPO / w / f"{w}_[0-9][0-9][0-9].txt")) if not f.endswith("_000.txt"))
 
 
 @pytest.mark.skipif(not WORKS, reason="../shared/kanripo not present")

@@ -575,7 +575,8 @@ _PIAN = frozenset(
     "儒行 大學 冠義 昏義 昬義 鄉飲酒義 射義 燕義 聘義 喪服四制".split())
 # 總論 glued to the 篇 it sums up: 鄉飲酒總論徐氏幹曰… (a paragraph at a 篇's end). Its groups
 # are LINE_LABEL's (an never takes part), so that it stands for it as a line's label.
-PIAN_LABEL = re.compile(rf"^[^\s　()]{{1,8}}?(?P<label>總論|总论)(?P<an>(?!))?(?P<punct>)(?={ATTRIBUTION.pattern})")
+PIAN_LABEL = re.compile(rf"^[^\s　()]{{1,8}}?(?P<label>總論|总论)(?P<an>(?!))?(?P<punct>)"
+                        rf"(?={ATTRIBUTION.pattern})")
 
 
 def juan_title(s: str) -> re.Match | None:
@@ -754,7 +755,8 @@ def _quotes_inside(body: str, masked: str) -> bool:
     line does (a 經 can read like an attribution: 舎於子夏氏子夏曰): a line at the margin
     that does is commentary whose indentation the transcription lost."""
     return "\u3000" in _unnoted(body) or "曰" in masked and any(
-        persons.alias(m.group("alias")) if m.group("alias") else persons.lookup(m.group("sur"), m.group("given"))
+        persons.alias(m.group("alias")) if m.group("alias") else
+        persons.lookup(m.group("sur"), m.group("given"))
         for m in attributions(masked))
 
 
