@@ -16,10 +16,20 @@ from .report import Report
 
 _ALIASES = "|".join(sorted({a for p in persons.registry().values() for a in p.aliases
                             if a.endswith("子")}, key=len, reverse=True))
-ATTRIBUTION = re.compile(r"(?P<who>(?P<sur>[\u4e00-\u9fff])氏(?P<given>[\u4e00-\u9fff]{1,2}?)"
-                         rf"|(?P<alias>{_ALIASES}))(?P<verb>曰)")
-# The most characters an attribution has before its 曰 (X氏YZ, or the longest alias).
-_BEFORE_VERB = max([4] + [len(a) for a in _ALIASES.split("|")])
+# Surnames of two characters (司馬氏光曰 is 司馬光, not a 馬氏): those of the scholars the
+# 欽定三禮義疏 list in their 引用姓氏, and the other common ones.
+COMPOUND = ("司馬|司马|歐陽|欧阳|慕容|長孫|长孙|淳于|綦毋|聞人|闻人|諸葛|诸葛|皇甫|上官|東方|东方|"
+            "夏侯|公孫|公孙|令狐|宇文|尉遲|尉迟|鮮于|鲜于|申屠|澹臺|澹台|公羊|穀梁|谷梁|万俟")
+# (a given name holds no 曰: 馬氏曰禮曰 is 馬氏 quoting 禮)
+ATTRIBUTION = re.compile(rf"(?P<who>(?P<sur>{COMPOUND}|[\u4e00-\u9fff])氏"
+                         rf"(?P<given>(?:(?!曰)[\u4e00-\u9fff]){{1,2}}?)|(?P<alias>{_ALIASES}))(?P<verb>曰)")
+# The most characters an attribution has before its 曰 (XX氏YZ, or the longest alias).
+_BEFORE_VERB = max([5] + [len(a) for a in _ALIASES.split("|")])
+# Where a quotation can only begin (the head of a text, the U+3000 that separates two scholars):
+# a scholar named by his surname alone (吕氏曰, in the 引用姓氏 with no given name), or 又曰, the
+# scholar before speaking again. Elsewhere X氏曰 is as likely a clan the text speaks of.
+OPENING = re.compile(rf"(?:^|(?<=\u3000))(?:(?P<who>(?P<sur>{COMPOUND}|[\u4e00-\u9fff])氏)|(?P<again>又))"
+                     r"(?P<verb>曰)")
 
 
 def attributions(text: str) -> Iterator[re.Match]:
@@ -45,6 +55,7 @@ class Speakers:
     unknown: dict[str, tuple[str, str]] = field(default_factory=dict)   # id → (surname, given)
     # attribution as printed → id: a few scholars are named thousands of times in a file
     _ids: dict[str, str] = field(default_factory=dict, repr=False)
+    last: str | None = None      # the scholar named last (whom a 又曰 opening a block means)
 
     def resolve(self, m: re.Match, pos: Pos) -> str:
         """The id of the scholar an ATTRIBUTION match names; one not in the registry is
@@ -56,9 +67,10 @@ class Speakers:
         return pid
 
     def _resolve(self, m: re.Match, pos: Pos) -> str:
-        if m.group("alias"):
-            return persons.alias(m.group("alias")) or self._declare(m.group("alias"), "", pos)
-        sur, given = m.group("sur"), m.group("given")
+        groups = m.groupdict()
+        if groups.get("alias"):
+            return persons.alias(groups["alias"]) or self._declare(groups["alias"], "", pos)
+        sur, given = groups["sur"], groups.get("given") or ""
         return persons.lookup(sur, given) or self._declare(sur, given, pos)
 
     def _declare(self, sur: str, given: str, pos: Pos) -> str:

@@ -1,4 +1,5 @@
-"""Notes in small characters, 〈…〉 (四庫 texts) or 【…】 (punctuated ones): what each one is.
+"""Notes in small characters, 〈…〉 (四庫 texts), 【…】 (punctuated ones) or (…) (Kanripo's
+files, pipeline/mandoku.py): what each one is.
 
 `〈竟音境下并同〉` is a sound gloss, `〈注今文赴作讣〉` a textual note, `〈贾疏…〉` / `【孔疏：…】` a
 quotation of the 疏, `【…。案：…】` adds the compilers' remark. One bracket may hold several
@@ -10,16 +11,18 @@ from __future__ import annotations
 import re
 
 from . import persons, yinyi
-from .model import AN, SHU, TEXTUAL, XIAOZHU, YINYI, Pos, SmallNote
+from .attribution import ATTRIBUTION
+from .model import AN, SHU, TEXTUAL, XIAOZHU, YINYI, Pos, SmallNote, Token
 
-NOTE = re.compile(r"〈([^〈〉]*)〉|【([^【】]*)】")
-_SHU_QUOTE = re.compile(r"^(贾疏|賈疏|孔疏)[：:]?")
-_SHU_AUTHOR = {"贾疏": "jiagongyan", "賈疏": "jiagongyan", "孔疏": "kongyingda"}
+NOTE = re.compile(r"〈([^〈〉]*)〉|【([^【】]*)】|\(([^()]*)\)")
+_SHU_QUOTE = re.compile(r"^(贾疏|賈疏|賈䟽|孔疏|孔䟽)[：:]?")
+_SHU_AUTHOR = {"贾疏": "jiagongyan", "賈疏": "jiagongyan", "賈䟽": "jiagongyan", "孔疏": "kongyingda",
+               "孔䟽": "kongyingda"}
 _AN = re.compile(r"^(?:案|按)")
+_SOURCE = re.compile(r"^(?:釋文|释文)")          # 陸德明's 經典釋文, quoted for its glosses
 _PUNCTUATED = re.compile("[，。；：]")       # a note holding any of these is punctuated
 _SOUND = re.compile(r"音|反|如字|[平上去入]声|[平上去入]聲|读[为如曰]|讀[為如曰]")
 _TEXTUAL = re.compile(r"作|本|石经|石經|监本|監本|释文|釋文|今文|古文|衍|脱|脫|误|誤|疑")
-_ATTRIBUTION = re.compile(r"^([\u4e00-\u9fff])氏([\u4e00-\u9fff]{1,2}?)曰")
 # One unpunctuated sound gloss: a head, a reading, more readings, a closing remark.
 _BARE = re.compile(r"[^音反]{1,2}?(?:音[^音反]|[^音反]{2}反|如字)"
                    r"(?:(?:又|亦)?(?:音[^音反]|[^音反]{2}反))*"
@@ -28,12 +31,23 @@ _BARE = re.compile(r"[^音反]{1,2}?(?:音[^音反]|[^音反]{2}反|如字)"
 
 def parse(content: str, pos: Pos) -> list[SmallNote]:
     """The typed parts of one bracket's content (the brackets themselves are delimiters)."""
+    m = _SOURCE.match(content)
+    if m and m.end() < len(content):             # 釋文…: the glosses that follow are its
+        notes = parse(content[m.end():], Pos(pos.line, pos.col + m.end()))
+        if notes:
+            first = notes[0]
+            first.text, first.pos = m.group() + first.text, pos
+            if first.tokens is not None:
+                first.tokens.insert(0, Token("text", m.group()))
+            return notes
     m = _SHU_QUOTE.match(content)
     if m:
         return [SmallNote(SHU, content, pos, resp=_SHU_AUTHOR[m.group(1)])]
-    m = _ATTRIBUTION.match(content)
+    m = ATTRIBUTION.match(content)
     if m:
-        return [SmallNote(XIAOZHU, content, pos, resp=persons.lookup(m.group(1), m.group(2)))]
+        resp = persons.alias(m.group("alias")) if m.group("alias") else \
+            persons.lookup(m.group("sur"), m.group("given"))
+        return [SmallNote(XIAOZHU, content, pos, resp=resp)]
     if _AN.match(content):
         return [SmallNote(AN, content, pos)]
     punctuated = _PUNCTUATED.search(content) is not None
@@ -82,14 +96,14 @@ def _bare(content: str) -> list[tuple[int, str, str]]:
 
 def split(text: str, pos: Pos) -> list[tuple[int, object]]:
     """A run of text as (offset, part) pairs: plain strings and SmallNotes, brackets dropped."""
-    if "〈" not in text and "【" not in text:      # most runs: no note at all
+    if not _has_note(text):                      # most runs: no note at all
         return [(0, text)] if text else []
     parts: list[tuple[int, object]] = []
     at = 0
     for m in NOTE.finditer(text):
         if m.start() > at:
             parts.append((at, text[at:m.start()]))
-        content = m.group(1) if m.group(1) is not None else m.group(2)
+        content = next(g for g in m.groups() if g is not None)
         if content:
             parts += [(m.start() + 1, n) for n in parse(content, Pos(pos.line, pos.col + m.start() + 1))]
         at = m.end()
@@ -101,9 +115,13 @@ def split(text: str, pos: Pos) -> list[tuple[int, object]]:
 def mask(text: str) -> str:
     """The text with every small note blanked out (same length), for finding structure in the
     main text only."""
-    if "〈" not in text and "【" not in text:      # most lines: no note, nothing to blank
+    if not _has_note(text):                      # most lines: no note, nothing to blank
         return text
     return NOTE.sub(_blank, text)
+
+
+def _has_note(text: str) -> bool:
+    return "〈" in text or "【" in text or "(" in text
 
 
 def _blank(m: re.Match) -> str:

@@ -22,7 +22,7 @@ from ..report import Report
 from ..segment import B, SCORE, ZHU_OPEN
 from ..segment import segment as segment_group
 from ..source import Source
-from . import common
+from . import common, yishu
 from .common import CHAPTER, Builder, RawLine, juan_line, located
 
 NAME = "siku"
@@ -66,6 +66,9 @@ def sniff_mandoku(doc) -> tuple[float, str]:
     zhu = text.count("注")
     if not shu:
         return 0.0, f"no 疏(…) notes ({yinyi} 音義(…))"
+    cats = yishu.category_lines(doc)
+    if cats > shu + yinyi:                   # a 義疏 quoting a 疏 now and then
+        return 0.0, f"{cats} lines open with a 義疏 category, more than its {shu + yinyi} notes"
     return min(1.0, 0.5 + (shu + yinyi) / 40), f"{shu} 疏(…) and {yinyi} 音義(…) notes, {zhu} 注 marks"
 
 

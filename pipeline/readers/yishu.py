@@ -11,34 +11,40 @@ cut at the page edge continues the one before; furniture (钦定四库全书, th
 catalogue line) stays in the text, marked. Punctuated editions may interleave a modern
 translation page by page (pipeline/interleave.py): it becomes its own layer, each line linked
 to the original it translates.
+
+Kanripo's editions (mandoku, pipeline/mandoku.py) are read by the same reader: `paragraphs`
+joins their printed lines into lines of this shape, each keeping the indentation of its first
+printed line, and the reader tells 經 (at the margin) from the commentary (indented) by it.
 """
 from __future__ import annotations
 
 import functools
 import re
 
-from .. import interleave, smallnotes
-from ..attribution import ATTRIBUTION, Speakers, attributions
+from .. import interleave, persons, smallnotes
+from ..attribution import ATTRIBUTION, OPENING, Speakers, attributions
 from ..chars import WHITESPACE
-from ..model import (AN, CATEGORIES, JING, Fw, Piece, Pos, Quote, SmallNote, Translation, Unit,
+from ..model import (AN, CATEGORIES, JING, Div, Fw, Piece, Pos, Quote, SmallNote, Translation, Unit,
                      YishuBlock)
 from ..report import Report
 from ..source import Source
 from . import sniffing
-from .common import CHAPTER, Builder, juan_line
+from .common import CHAPTER, Builder
 
 NAME = "yishu"
 DESCRIPTION = "欽定三禮義疏: 經 lines, category lines (正义 存疑 …) with 氏曰 quotations, 案, 右 closings"
 
 _LABELS = "|".join(sorted(CATEGORIES, key=len, reverse=True))
-LINE_LABEL = re.compile(rf"^(?:(?P<label>{_LABELS})|(?P<an>案|按))(?P<punct>[：:。]?)")
+# 又案: the compilers' judgment again, printed as 案 is
+LINE_LABEL = re.compile(rf"^(?:(?P<label>{_LABELS})|(?P<an>又?(?:案|按)))(?P<punct>[：:。]?)")
 GLUED = re.compile(rf"(?P<label>{_LABELS})(?P<punct>[：:。]?)(?={ATTRIBUTION.pattern})")
 # 案 after a closing quote (punctuated texts). The look back comes after 案 so that the regex
 # engine can skip to each 案 instead of trying every position.
 GLUED_AN = re.compile(r"(?P<an>案|按)(?<=[」”][案按])(?P<punct>[：:]?)")
 CLOSING = re.compile(r"^右[^\s，。：]{1,24}$")
 GLUED_CLOSING = re.compile(r"(?<![左之])右记[^右左〈〉【】]{1,16}$")      # unpunctuated texts
-HEADER = re.compile(r"^(?:钦定四库全书|欽定四庫全書)$")
+# (one 卷 of 欽定禮記義疏 prints 欽定四庫全書卷: the 卷 slipped in from the title below)
+HEADER = re.compile(r"^(?:钦定四库全书|欽定四庫全書)卷?$")
 SOURCE = re.compile(r"中华文库|中華文庫|_\(.*\)/卷")
 CATALOGUE = re.compile(r"^<(?P<cls>[^<>]*?)(?:,[^,<>]*)?[>》]*>$")
 _CONTINUES = set("之也者矣焉乎哉而")
@@ -126,7 +132,7 @@ def furniture_kind(s: str) -> str | None:
 def read(src: Source, report: Report):
     b = Builder(src, report, NAME, segment=lambda *a: [], continues=lambda *a: False)
     lines = lines_of(src.text)
-    p = _Reader(b, report, src.text, lines)
+    p = _Reader(b, report, src.text, lines, indented=src.mandoku is not None)
     b.by_closing = any(CLOSING.match(p.stripped[n]) for n in p.content)
     for n, raw in lines.raw.items():            # in line order
         if p.layout.is_translation(n):
@@ -144,14 +150,23 @@ class _Reader:
     opening label) is found once, before: the pairing of translations and the look ahead for
     wrapped lines need it too."""
 
-    def __init__(self, b: Builder, report: Report, text: str, info: Lines):
+    def __init__(self, b: Builder, report: Report, text: str, info: Lines, indented: bool = False):
         self.b, self.report, self.info = b, report, info
         self.lines = lines = info.raw
         self.stripped = info.stripped
+        # A Kanripo file, its lines joined into paragraphs (paragraphs()): each keeps the
+        # indentation of its first printed line, 經 at the margin, the commentary indented.
+        self.indented = indented
         self.furniture = {n: k for n, s in self.stripped.items() if (k := furniture_kind(s))}
         self.headings = {n for n, s in self.stripped.items()
-                         if n not in self.furniture and (juan_line(s) or CHAPTER.match(s))}
-        self.layout = layout = interleave.find(lines, self.furniture.keys() | self.headings)
+                         if n not in self.furniture and (juan_title(s) or CHAPTER.match(s))}
+        self.sections: set[int] = set()        # 篇 titles without 第N (Kanripo)
+        if indented:
+            self._titles()
+        # Kanripo's editions interleave no translation
+        self.layout = layout = interleave.Layout() if indented else \
+            interleave.find(lines, self.furniture.keys() | self.headings)
+        self.no_jing = False               # in a 卷首 or a 圖 卷: no 經 at the margin (Kanripo)
         self.punctuated = text.count("，") + text.count("。") > len(text) // 200
         self.speakers = Speakers(report)
         self.unit: Unit | None = None
@@ -173,6 +188,28 @@ class _Reader:
             nxt = content[i + 1] if i + 1 < len(content) else None
             self.next_is_comment[n] = nxt is not None and bool(self.labels[nxt])
 
+    def _titles(self) -> None:
+        """The titles a Kanripo paragraph is, its notes aside: 卷 titles at the margin (the 圖
+        卷 name their figures in a note: 欽定禮記義疏卷七十八(禮器圖一)), 篇 titles indented,
+        with or without 第N (儒行第四十一(行下孟反), 士相見禮), and the line under the 卷 title
+        when it opens with no category or scholar (綱領一, 朱子儀禮釋宮)."""
+        under_juan = False
+        for n, raw in self.lines.items():
+            s = self.stripped[n]
+            title = smallnotes.mask(s).rstrip(_WS) if "(" in s else s
+            indented = raw[:1] in _WS
+            if n in self.furniture:
+                continue
+            if not indented and juan_title(title):
+                self.headings.add(n)
+                under_juan = True
+                continue
+            if indented and (CHAPTER.match(title) or title in _PIAN or
+                             under_juan and len(title) <= 20 and not _opens(s)):
+                self.headings.add(n)
+                self.sections.add(n)
+            under_juan = False
+
     # -- original lines ---------------------------------------------------------------------------
     def original(self, n: int, raw: str) -> None:
         s = self.stripped[n]
@@ -188,8 +225,15 @@ class _Reader:
         closing = GLUED_CLOSING.search(masked) if not self.punctuated and "右记" in masked else None
         body, body_masked = (s[:closing.start()], masked[:closing.start()]) if closing else (s, masked)
         label = LINE_LABEL.match(body) if closing else self.labels[n]
+        if self.indented and not label and ("論" in body[:10] or "论" in body[:10]):
+            label = PIAN_LABEL.match(body_masked)
         if label:                                  # no 經 line opens with a category or 案
             self._comment(n, body, body_masked, pos, label)
+        elif self.indented:
+            if raw[:1] in _WS or self.no_jing or _opens(body_masked) or "\u3000" in _unnoted(body):
+                self._continue(n, body, body_masked, pos)
+            else:
+                self._jing(n, body, body_masked, pos)
         elif self._continues(n, s, masked):
             self._continue(n, body, body_masked, pos)
         else:
@@ -202,7 +246,22 @@ class _Reader:
         self.crossed = False
 
     def _structure(self, n: int, s: str, pos: Pos, kind: str | None) -> None:
-        first = self.printed.get(s)
+        if self.indented and "(" in s:             # a title's note: its parentheses are markup
+            s = s.replace("(", "").replace(")", "")
+        key = _title_key(s)
+        first = self.printed.get(key)
+        juan = self.b.juan_div
+        if self.indented and first is not None and juan is not None and first is juan.head \
+                and any(isinstance(b, (Unit, Div)) for b in juan.blocks):
+            # the 卷 title printed again at the 卷's end, as every 卷 of a 四庫 edition has it:
+            # its trailer, as the 注疏 reader makes it (TEI closes a div with a trailer only
+            # after a block or a division: a 圖 卷 of notes alone keeps it as furniture)
+            self.b.closing_of(juan, s, pos)
+            # the 卷 is closed: what a file prints after it (another 卷) opens a div of its own
+            del self.printed[key]
+            self.b.div = self.b.juan_div = self.b.closing_div = self.b.last_closed = None
+            self.unit = self.block = None
+            return
         if first is not None:                      # printed again: furniture, marked as a repeat
             fw = Fw(s, pos, kind or "title", same_as=first)
             self.b.furniture(fw)
@@ -215,16 +274,21 @@ class _Reader:
             self.b.furniture(fw)
             if kind == "catalogue":
                 self.b.classification = CATALOGUE.match(s).group("cls")
-            self.printed[s] = self.line_block[n] = fw
+            self.printed[key] = self.line_block[n] = fw
             self.crossed = True
             return
-        m = juan_line(s)
+        m = juan_title(s) if n not in self.sections else None
+        if m is None and self.indented and n in self.headings and n not in self.sections:
+            m = juan_title(_title_key(smallnotes.mask(self.stripped[n]).rstrip(_WS)))
         if m:
             self.b.juan(s, pos, m.group("n"), m.group("work"))
-            self.printed[s] = self.line_block[n] = self.b.div.head
-        elif CHAPTER.match(s):
+            # the 卷 title printed again at its end leaves out the note (the 圖 卷)
+            self.printed[key] = self.printed[_title_key(m.group())] = self.line_block[n] = self.b.div.head
+            # a 卷首 and a 圖 卷 (欽定儀禮義疏卷四十一(禮器圖一)) hold no 經 of the classic
+            self.no_jing = self.indented and (m.group("n") == "首" or "圖" in s[len(m.group()):])
+        elif n in self.sections or CHAPTER.match(s):
             self.b.section(s, pos)
-            self.printed[s] = self.line_block[n] = self.b.div.head
+            self.printed[key] = self.line_block[n] = self.b.div.head
         else:
             self.b.closing(s, pos)
         self.unit = self.block = None
@@ -261,7 +325,7 @@ class _Reader:
 
     # -- building blocks ---------------------------------------------------------------------------
     def _jing(self, n: int, s: str, masked: str, pos: Pos) -> None:
-        glued = self._first_glued(n, masked)
+        glued = self._first_glued(n, masked) if not self.indented else None
         jing = s[:glued.start()] if glued else s
         pieces = []
         for off, part in smallnotes.split(jing, pos):
@@ -310,8 +374,11 @@ class _Reader:
         cuts = []
         if label:
             cuts.append((0, label.group(0), AN if label.group("an") else CATEGORIES[label.group("label")]))
-        cuts += [(g.start(), g.group(0), CATEGORIES[g.group("label")])
-                 for g in self._glued_in(n, masked) if g.start() > 0]
+        # A Kanripo paragraph opens with its category, if any: inside it, a label before a
+        # scholar is a word of the text joined to a name on the next line (屬通論¶朱子曰).
+        if not self.indented:
+            cuts += [(g.start(), g.group(0), CATEGORIES[g.group("label")])
+                     for g in self._glued_in(n, masked) if g.start() > 0]
         if self.punctuated and ("案" in masked or "按" in masked):
             an = [(g.start(), g.group(0), AN) for g in GLUED_AN.finditer(masked) if g.start() > 0]
             if an:
@@ -320,7 +387,8 @@ class _Reader:
         first_block = None
         if continuing and (not cuts or cuts[0][0] > 0):
             end = cuts[0][0] if cuts else len(s)
-            self._quotes(self.block, s[:end], masked[:end], pos, extend=True)
+            # a Kanripo paragraph is a paragraph of the print: a new quotation, if unattributed
+            self._quotes(self.block, s[:end], masked[:end], pos, extend=not self.indented)
             first_block = self.block
         for i, (at, label, category) in enumerate(cuts):
             end = cuts[i + 1][0] if i + 1 < len(cuts) else len(s)
@@ -339,6 +407,8 @@ class _Reader:
         belongs to nobody named (or, when extending, to the quotation it continues). `masked` is
         the text with its small notes blanked."""
         marks = list(attributions(masked))
+        if "氏曰" in masked or "又曰" in masked:    # a surname alone, 又曰: where a quotation opens
+            marks = _merged(marks, OPENING.finditer(masked))
         lead_end = marks[0].start() if marks else len(text)
         lead = text[:lead_end]
         if lead.strip(_WS):
@@ -352,7 +422,12 @@ class _Reader:
         for m, end in zip(marks, ends):
             start, after = m.span()
             at = Pos(line, col + start)
-            resp = self.speakers.resolve(m, at)
+            if m.re is OPENING and m.group("again"):      # 又曰: the scholar before, again
+                resp = block.quotes[-1].resp if block.quotes else self.speakers.last
+                block.quotes.append(Quote("", m.group(), self._parts(text[after:end], line, col + after),
+                                          at, resp))
+                continue
+            resp = self.speakers.last = self.speakers.resolve(m, at)
             who, verb = m.group("who", "verb")
             block.quotes.append(Quote(who, verb, self._parts(text[after:end], line, col + after), at, resp))
 
@@ -360,7 +435,7 @@ class _Reader:
     def _parts(text: str, line: int, col: int) -> list:
         """Text and small notes of the text at line:col; the spaces that separate scholars
         (U+3000) are not text."""
-        if "〈" not in text and "【" not in text:     # most runs hold no small note (nor need a Pos)
+        if "〈" not in text and "【" not in text and "(" not in text:   # most runs hold no small note
             text = text.strip(_WS)
             return [text] if text else []
         out = []
@@ -406,10 +481,35 @@ class _Reader:
                              "originals, not translations; marked subtype=\"copy\"", Pos(copies[0], 1))
         if self.repeats:
             self.report.warn("ZS-CONV-FURNITURE", f"furniture printed again on lines "
-                             f"{_ranges(self.repeats)}; kept, marked as repeats", Pos(self.repeats[0], 1))
+                             f"{_ranges([self._line(n) for n in self.repeats])}; kept, marked as repeats",
+                             Pos(self.repeats[0], 1))
         for n, before in self.edges:
-            self.report.warn("ZS-CONV-PAGE-EDGE", f"line {n} continues line {before} across a page "
-                             "edge; linked to it with @prev", Pos(n, 1))
+            self.report.warn("ZS-CONV-PAGE-EDGE", f"line {self._line(n)} continues line {self._line(before)} "
+                             "across a page edge; linked to it with @prev", Pos(n, 1))
+
+    def _line(self, n: int) -> int:
+        """The line of the file a line of the text read begins on (a Kanripo file's paragraph
+        begins on one of its printed lines)."""
+        locate = self.b.src.locate
+        if locate is None:
+            return n
+        raw = self.lines.get(n, "")
+        return locate(n, len(raw) - len(raw.lstrip(_WS)) + 1)[0]
+
+
+def _merged(marks: list, more) -> list:
+    """Two lists of matches in text order, one dropped where it overlaps the other."""
+    out: list = []
+    for m in sorted([*marks, *more], key=lambda m: m.start()):
+        if not out or m.start() >= out[-1].end():
+            out.append(m)
+    return out
+
+
+def _title_key(s: str) -> str:
+    """A title as its printings compare: 卷 and 巻, 疏 and 䟽 alike (欽定禮記義䟽卷六十四 closes
+    欽定禮記義疏卷六十四)."""
+    return s.replace("巻", "卷").replace("䟽", "疏")
 
 
 def _glued_all(masked: str) -> tuple[re.Match, ...]:
@@ -444,3 +544,261 @@ def _ranges(nums: list[int]) -> str:
     if start is not None:
         out.append(f"{start}–{prev}" if prev > start else str(start))
     return ", ".join(out)
+
+
+# -- Kanripo's 欽定三禮義疏 (mandoku) ------------------------------------------------------------
+#
+#     曲禮曰毋不敬儼若思安定辭安民哉(毋音無陸氏徳/明曰女内一畫)¶    經 at the margin
+#     　(禁止意儼/魚檢反)¶                                       its note, going on (indented)
+#     　正義鄭氏康成曰禮主於敬儼矜莊貌人之坐思貌¶                 a category paragraph, indented
+#     　必儼然安定辭審言語也上三句可以安民　孔氏¶                 　 separates two scholars; a name
+#     　穎逹曰孝經云禮者敬而已矣…¶                                 can run over the line end
+#     　案…¶                                                      the compilers' judgment
+#
+# The printed lines are joined into the lines of a plain 義疏 e-text: one 經 passage, one
+# commentary paragraph per line. The indentation of a paragraph's first line is kept, and the
+# reader reads it: at the margin 經, indented the commentary.
+
+# A column of the 四庫 leaf holds 21 cells. A line one cell short still fills its column: a
+# separator U+3000 at the line end is not transcribed, and a note's rows are counted whole.
+_FULL = 21
+_SLACK = 1
+_NUM = "〇零一二三四五六七八九十百千两兩0-9"
+# A 卷 title: 卷 also printed 巻; the 卷首 (卷首上, 卷首下) come before 卷一.
+JUAN_TITLE = re.compile(rf"^(?P<work>\S*?)[卷巻](?:第)?(?P<n>[{_NUM}]+|首)(?:之[{_NUM}]+)?[上中下]?$")
+# The 篇 of the 儀禮 and the 禮記, which the 圖 卷 print bare as the titles of their figures.
+_PIAN = frozenset(
+    "士冠禮 士昏禮 士相見禮 鄉飲酒禮 鄉射禮 燕禮 大射 大射儀 聘禮 公食大夫禮 覲禮 喪服 士喪禮 既夕 既夕禮 "
+    "士虞禮 特牲饋食禮 少牢饋食禮 有司徹 曲禮上 曲禮下 檀弓上 檀弓下 王制 月令 曾子問 曽子問 文王世子 "
+    "禮運 禮器 郊特牲 内則 內則 玉藻 明堂位 喪服小記 大傳 少儀 學記 樂記 雜記上 雜記下 喪大記 祭法 祭義 "
+    "祭統 經解 哀公問 仲尼燕居 孔子閒居 坊記 中庸 表記 緇衣 奔喪 問喪 服問 閒傳 間傳 三年問 深衣 投壺 "
+    "儒行 大學 冠義 昏義 昬義 鄉飲酒義 射義 燕義 聘義 喪服四制".split())
+# 總論 glued to the 篇 it sums up: 鄉飲酒總論徐氏幹曰… (a paragraph at a 篇's end). Its groups
+# are LINE_LABEL's (an never takes part), so that it stands for it as a line's label.
+PIAN_LABEL = re.compile(rf"^[^\s　()]{{1,8}}?(?P<label>總論|总论)(?P<an>(?!))?(?P<punct>)"
+                        rf"(?={ATTRIBUTION.pattern})")
+
+
+def juan_title(s: str) -> re.Match | None:
+    return JUAN_TITLE.match(s) if "卷" in s or "巻" in s else None
+
+
+def sniff_mandoku(doc) -> tuple[float, str]:
+    """The 義疏: commentary paragraphs that open with a category and a scholar (正義鄭氏康成曰),
+    the compilers' 案, scholars named where a line or a separating U+3000 begins."""
+    count = cats = said = 0
+    for line in doc.lines:
+        if not line.text.strip(_WS):            # blank (Line.blank joins its set each time)
+            continue
+        count += 1
+        body = line.body
+        m = LINE_LABEL.match(body)
+        if m and (m.group("an") and line.indent or ATTRIBUTION.match(body, m.end())):
+            cats += 1
+        elif ATTRIBUTION.match(body):
+            said += 1
+        if "\u3000" in body:                    # a scholar after the separator
+            said += sum(1 for part in body.split("\u3000")[1:] if ATTRIBUTION.match(part))
+    title = "義疏" in doc.title or "義䟽" in doc.title or "义疏" in doc.title
+    signs = cats + said
+    if not count or signs < 2:
+        return 0.0, f"{signs} 義疏 categories or quoted scholars"
+    return min(1.0, 0.1 + 0.4 * title + 4 * signs / count), \
+        f"{cats} 義疏 categories or 案, {said} scholars quoted, in {count} lines" + \
+        (f"; the title {doc.title}" if title else "")
+
+
+def category_lines(doc) -> int:
+    """Lines that open with a 義疏 category and the scholar it quotes (the 注疏 reader asks)."""
+    return sum(1 for line in doc.lines if (m := LINE_LABEL.match(line.body)) and m.group("label")
+               and ATTRIBUTION.match(line.body, m.end()))
+
+
+def paragraphs(lines) -> list:
+    """The printed lines joined into the paragraphs of a plain 義疏 e-text.
+
+    A 經 passage runs on at the margin while its lines fill their columns; its note goes on
+    on an indented line that opens with `(`. A commentary paragraph opens with a category or
+    案 and runs on over the indented lines that follow a full line; a line that opens with a
+    scholar (the separator fell at the line start) goes on with it too. Titles, furniture,
+    `右…` closings and blank columns stand alone; a line with no cell at all (a transcription
+    artefact, 欽定儀禮義疏 has thousands) is no line of the book: it goes along with the
+    paragraph it falls in, for its line break and its pages.
+
+    Where the transcription lost a commentary line's indentation (欽定儀禮義疏), the margin
+    line still tells: it opens with a category or a scholar, or it continues a full commentary
+    line and the indented lines after it continue it, or it sits in a run of margin lines one
+    to three cells short of a column (the indentation the print had) — unless a category
+    paragraph comments on it: then it is 經."""
+    out: list = []
+    para: list | None = None
+    kind = ""                                   # "jing", "comment" or "" (nothing open)
+    last = None                                 # the open paragraph's last line with text
+    blank = [not line.text.strip(_WS) for line in lines]
+    nxt = _next_text(lines, blank)
+    after_title = False
+    margin: list[int] = []                      # widths of the open commentary's margin lines
+    for i, line in enumerate(lines):
+        if not line.text:                       # an artefact: no cell, no line of the book
+            if para is not None:
+                para.append(line)
+            else:
+                out.append([line])
+            continue
+        k = "blank" if blank[i] else _kind(line, kind, last, nxt[i], after_title, margin)
+        after_title = k == "title" or (after_title and blank[i])
+        if k == "cont":
+            para.append(line)
+            last = line
+        elif k == "blank":
+            out.append([line])
+            para, kind, last = None, "", None
+        elif k in ("alone", "title"):            # only a note going on continues a title
+            para = [line]
+            out.append(para)
+            kind, last = "title", line
+        else:
+            para = [line]
+            out.append(para)
+            kind, last = k, line
+        if k != "cont":
+            margin = []
+        if kind == "comment" and line.indent == 0:
+            margin.append(_width(line))
+    return out
+
+
+def _next_text(lines, blank: list) -> list:
+    """For each line, the next line that prints something (None at the end)."""
+    out = [None] * len(lines)
+    ahead = None
+    for i in range(len(lines) - 1, -1, -1):
+        out[i] = ahead
+        if not blank[i]:
+            ahead = lines[i]
+    return out
+
+
+def _kind(line, kind: str, last, nxt, after_title: bool, margin: list) -> str:
+    """What a printed line is to the paragraph open before it: its continuation ("cont"), the
+    start of a 經 or a commentary paragraph, a title or other line standing alone."""
+    body = line.body
+    masked = smallnotes.mask(body).rstrip(_WS)
+    if line.indent == 0 and (HEADER.match(body) or juan_title(masked)):
+        return "title"
+    if line.indent and (CHAPTER.match(masked) or masked in _PIAN):
+        return "alone"
+    opens = _opens(body)
+    full = last is not None and _full(last, kind, margin)
+    if opens == "note":
+        if kind == "title" and not last.text.endswith(")"):
+            return "comment" if line.indent else "jing"
+        return "cont" if kind else ("comment" if line.indent else "jing")
+    if after_title and line.indent and not opens and len(masked) <= 20:
+        return "alone"                          # the 篇 under the 卷 title (綱領一, 士冠禮)
+    if opens == "label":
+        return "cont" if kind == "comment" and full and not _opens_paragraph(body, last) else "comment"
+    if opens == "said" or line.indent == 0 and _quotes_inside(body, masked):
+        return "cont" if kind == "comment" else "comment"
+    if line.indent == 0:
+        if kind == "jing" and full:
+            return "cont"
+        if CLOSING.match(masked) and _width(line) < _FULL - _SLACK:
+            return "alone"                      # 右…: closes a section
+        goes_on = _goes_on(nxt)
+        # a line that a category paragraph comments on is 經, though it follows commentary
+        # printed at the margin
+        commented = nxt is not None and nxt.indent > 0 and _opens(nxt.body) == "label"
+        if kind == "comment" and full and (goes_on or _SHU_NOTE.search(body) or
+                                          last.indent == 0 and not commented):
+            return "cont"
+        if kind == "comment" and goes_on and _width(line) >= _FULL - _SLACK:
+            return "comment"                    # a paragraph hung at the margin (卷首 綱領)
+        return "jing"
+    if kind == "comment" and full:
+        return "cont"
+    return "comment"
+
+
+def _opens(body: str) -> str:
+    """What a line opens with: a note, a category or 案, a scholar, or nothing of these."""
+    if body.startswith("("):
+        return "note"
+    if LINE_LABEL.match(body) or ("論" in body[:10] or "论" in body[:10]) and PIAN_LABEL.match(body):
+        return "label"
+    if ATTRIBUTION.match(body) or OPENING.match(body):
+        return "said"
+    return ""
+
+
+def _opens_paragraph(body: str, last) -> bool:
+    """A category or 案 after a full line: a new paragraph, or a word of the one before? A
+    category opens one when a scholar follows it or it stands alone (正義¶); 案 does unless
+    the line before ends on 又 (又案) or on the 曰 of a scholar whose words begin with 案."""
+    m = LINE_LABEL.match(body)
+    if m is None:                               # 鄉飲酒總論: a scholar follows
+        return True
+    if m.group("label"):
+        return m.end() == len(body) or bool(ATTRIBUTION.match(body, m.end()) or
+                                             OPENING.match(body[m.end():]))
+    return not last.text.endswith(("又", "曰"))
+
+
+def _goes_on(line) -> bool:
+    """Is this line the indented continuation of the one before (no label, scholar or note:
+    a note going on could be a 經's as well)?"""
+    return line is not None and line.indent > 0 and not _opens(line.body)
+
+
+def _quotes_inside(body: str, masked: str) -> bool:
+    """Does a line separate two scholars with U+3000, or quote one the registry knows? No 經
+    line does (a 經 can read like an attribution: 舎於子夏氏子夏曰): a line at the margin
+    that does is commentary whose indentation the transcription lost."""
+    return "\u3000" in _unnoted(body) or "曰" in masked and any(
+        persons.alias(m.group("alias")) if m.group("alias") else
+        persons.lookup(m.group("sur"), m.group("given"))
+        for m in attributions(masked))
+
+
+# A note quoting the 疏 (賈疏…, 孔疏…) explains the 注, which only the commentary quotes
+_SHU_NOTE = re.compile(r"\((?:賈|孔)[疏䟽]")
+
+
+def _unnoted(s: str) -> str:
+    """The text without its small notes (which mask() blanks with U+3000), stripped."""
+    return smallnotes.NOTE.sub("", s).strip(_WS) if "(" in s else s.strip(_WS)
+
+
+def _full(line, kind: str, margin: list = ()) -> bool:
+    """Does the line fill its column? A commentary line at the margin lost the one to three
+    cells of indentation it was printed with: alone, it fills its column one or two cells
+    short; in a run of such lines, as wide as the widest of them (a cell less: a scholar's
+    line starts a cell further in)."""
+    width = _width(line)
+    if kind == "comment" and line.indent == 0:
+        if len(margin) > 1:
+            return width >= max(_FULL - 4, min(max(margin), _FULL - 1) - _SLACK)
+        if _opens(line.body) in ("label", "said"):      # printed 1 to 3 cells in
+            return width >= _FULL - 4
+        return width + 1 >= _FULL - _SLACK
+    return width >= _FULL - _SLACK
+
+
+_SEGMENT = re.compile(r"\(([^()]*)\)")
+
+
+def _width(line) -> int:
+    """The cells a printed line fills: a character one, a note the longer of its two rows. A
+    note whose row split was not transcribed (欽定儀禮義疏 has none) stood in two rows all
+    the same: half its characters, rounded up."""
+    text = line.text
+    if "(" not in text:
+        return len(text)
+    rows, n, at = line.rows, 0, 0
+    for m in _SEGMENT.finditer(text):
+        n += m.start() - at
+        a, b = m.start(1), m.end(1)
+        split = next((r for r in rows if a <= r <= b), None)
+        n += max(split - a, b - split) if split is not None else (b - a + 1) // 2
+        at = m.end()
+    return n + len(text) - at
