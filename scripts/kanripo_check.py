@@ -138,6 +138,7 @@ class Raw:
     line_at: list = field(default_factory=list)      # (kept offset, line number, raw line)
     pages: list = field(default_factory=list)        # Marker
     lbs: list = field(default_factory=list)          # kept offset of each printed line's start
+    order: list = field(default_factory=list)        # "pb" and "lb" as the file gives them
     own_lines: int = 0                               # every ¶ less the `<pb:…>¶` lines
     notes: list = field(default_factory=list)        # Note, continued notes merged
     zhu_marks: list = field(default_factory=list)    # offsets of 注/註 outside notes
@@ -169,6 +170,8 @@ def read_raw(path) -> Raw:
         for m in list(_MARKUP.finditer(raw)) + [None]:
             chunk = raw[at:m.start() if m else len(raw)]
             if chunk:
+                if not pending:
+                    r.order.append("lb")              # a printed line begins
                 pending, after_page = True, False
                 for tok in _RUN.findall(chunk):
                     if tok == "(":
@@ -200,6 +203,8 @@ def read_raw(path) -> Raw:
                 break
             if m.group() == "¶":
                 if not (after_page and not pending):
+                    if not pending:
+                        r.order.append("lb")          # a blank printed line
                     r.lbs.append(line_start)
                     line_start, pending = size, False
                 after_page = False
@@ -208,6 +213,7 @@ def read_raw(path) -> Raw:
                 if pm is None:
                     r.bad_markers.append((n, m.group()))
                 else:
+                    r.order.append("pb")
                     r.pages.append(Marker(size, pm["ed"], f"{int(pm['juan'])}-{int(pm['leaf'])}{pm['side']}",
                                           f"{pm['juan']}-{int(pm['leaf'])}{pm['side']}", n))
                 after_page = not pending
@@ -319,6 +325,7 @@ class Tei:
     kept: str = ""
     pbs: list = field(default_factory=list)          # (kept offset, ed, n, facs)
     lbs: list = field(default_factory=list)          # kept offsets
+    order: list = field(default_factory=list)        # "pb" and "lb" in document order
     surfaces: dict = field(default_factory=dict)     # xml:id → [graphic urls]
     notes: dict = field(default_factory=lambda: collections.defaultdict(list))   # type → [(start, end)]
     marks: list = field(default_factory=list)        # spans of label[@type='mark']
@@ -360,6 +367,8 @@ def read_tei(path) -> Tei:
                 s = el.text.translate(_DROP)
                 parts.append(s)
                 size += len(s)
+            if tag in (TEI + "pb", TEI + "lb"):
+                t.order.append(tag[len(TEI):])
             if tag == TEI + "pb":
                 t.pbs.append((size, el.get("ed"), el.get("n"), el.get("facs")))
             elif tag == TEI + "lb":
@@ -510,6 +519,12 @@ def check_lines(raw: Raw, tei: Tei, same: bool) -> tuple[bool, str]:
             if a != b:
                 return False, (f"printed line {k + 1} (file {locate(raw, a)}) starts at character {a} of the "
                                f"text, its <lb> at {b}: file {_context(raw.kept, a)}, TEI {_context(tei.kept, b)}")
+        if raw.order != tei.order and len(raw.pages) == len(tei.pbs):
+            k = _first_difference(raw.order, tei.order)
+            lines = raw.order[:k].count("lb")
+            return False, (f"<pb> and <lb> out of the file's order after printed line {lines} "
+                           f"(file {locate(raw, raw.lbs[lines - 1]) if lines else '1:1'}): the file has "
+                           f"{' '.join(raw.order[k:k + 3])}, the TEI {' '.join(tei.order[k:k + 3])}")
     return True, "" if same else "count only: the TEI is not lossless"
 
 

@@ -244,6 +244,7 @@ def test_oracle_reads_the_markup(tmp_path):
     assert "&KR0427;矜莊貌" in raw.kept and "(" not in raw.kept and "/" not in raw.kept
     assert [(m.ed, m.n, m.key) for m in raw.pages] == [("WYG", "1-1a", "001-1a"), ("WYG", "1-1b", "001-1b")]
     assert len(raw.lbs) == raw.own_lines == 9          # 11 ¶, less the two page markers' lines
+    assert raw.order == ["pb"] + ["lb"] * 6 + ["pb"] + ["lb"] * 3
     notes = [(n.marker, raw.kept[n.start:n.end]) for n in raw.notes]
     assert notes == [("yinyi", "毋音無止之詞也"), ("shu", "正義曰此一節"), ("shu?", "正義曰審")]
     kinds = [f.kind for f in kc.furniture(raw)]
@@ -271,6 +272,8 @@ def test_bare_line_rule(tmp_path):
     ("a page pointing nowhere", ('facs="#f001-1b"', 'facs="#f001-9b"'), {"facs"}),
     ("a line break lost", ("<lb/>詞也", "詞也"), {"lines"}),
     ("a line break moved", ("<lb/>詞也", "詞<lb/>也"), {"lines"}),
+    ("a page after the line break it comes before", ('<pb ed="WYG" n="1-1b" facs="#f001-1b"/><lb/>節', '<lb/><pb ed="WYG" n="1-1b" facs="#f001-1b"/>節'),
+     {"lines"}),
     ("音義 in the 注", ('<note type="zhu">禮主於敬</note><label\ntype="mark">音義</label><note type="yinyi">毋音無',
                       '<note type="zhu">禮主於敬</note><label\ntype="mark">音義</label><note type="zhu">毋音無'),
      {"yinyi", "zhu"}),
