@@ -488,7 +488,7 @@ def gloss_target(candidates: list[tuple[Piece, str]], head: str) -> Piece | None
     return None
 
 
-def resolve_group(units: list[Unit], shus: list[Shu], report: Report) -> None:
+def resolve_group(units: list[Unit], shus: list[Shu], report: Report, lemmas: bool = True) -> None:
     """Point each 疏 of a group at the span its 出文 names in the group's units.
 
     Lemmas are taken in order: each one's start lies after the previous start of the same layer,
@@ -542,8 +542,11 @@ def resolve_group(units: list[Unit], shus: list[Shu], report: Report) -> None:
     for shu in shus:
         if shu.chuwen is None and not shu.detached and jing:
             shu.target, shu.target_end = jing[0], (jing[-1] if len(jing) > 1 else None)
-            report.warn("ZS-CONV-NOLEMMA", "疏 without a 出文 lemma; attached to the preceding 經",
-                        shu.pos)
+            if lemmas:
+                report.warn("ZS-CONV-NOLEMMA", "疏 without a 出文 lemma; attached to the preceding 經",
+                            shu.pos)
+            else:       # an edition that prints none (the 四庫's): the 疏 follows what it explains
+                report.boundary("shu-target", "position", 0.5, shu.pos, "no 出文 printed")
 
 
 _LAYER_NAME = {JING: "經", ZHU: "注"}

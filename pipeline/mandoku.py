@@ -147,32 +147,34 @@ class _LineBuilder:
         self.gaiji: list = []
         self.pages: list = []
         self.size = 0
-        self.in_note = False
 
     def add(self, s: str, line: int, col: int) -> None:
         """Append the printed text `s` (no markup but notes, gaiji and row splits) found at
-        source line:col."""
+        source line:col. A new run (for positions) starts only where markup left the text:
+        after a row split or a gaiji."""
         at = 0
         for m in _TOKEN.finditer(s):
             if m.start() > at:
                 self._text(s[at:m.start()], line, col + at)
-            tok = m.group()
-            if tok == ROW and self.in_note:
-                self.rows.append(self.size)
-            elif tok == ROW:
-                self._text(tok, line, col + m.start())      # a slash outside a note is text
-            elif tok == NOTE_OPEN:
-                self.in_note = True
-                self._text(tok, line, col + m.start())
-            elif tok == NOTE_CLOSE:
-                self.in_note = False
-                self._text(tok, line, col + m.start())
+            if m.group() == ROW:
+                if self._in_note():
+                    self.rows.append(self.size)
+                else:
+                    self._text(ROW, line, col + m.start())   # a slash outside a note is text
             else:                                           # &KRnnnn;
                 self.gaiji.append((self.size, m.group(1)))
                 self._text(self.gaiji_char(m.group(1)), line, col + m.start())
             at = m.end()
         if at < len(s):
             self._text(s[at:], line, col + at)
+
+    def _in_note(self) -> bool:
+        """Is the end of the text so far inside a note (a "(" more recent than any ")")?"""
+        for part in reversed(self.parts):
+            o, c = part.rfind(NOTE_OPEN), part.rfind(NOTE_CLOSE)
+            if o != -1 or c != -1:
+                return o > c
+        return False
 
     def _text(self, s: str, line: int, col: int) -> None:
         self.cols.append((self.size, line, col))
@@ -191,7 +193,7 @@ class _LineBuilder:
         return Line(self.n, indent, text, self.cols, self.rows, self.gaiji, self.pages, ended)
 
 
-_TOKEN = re.compile(r"[()/]|&(KR\d{4});")
+_TOKEN = re.compile(r"/|&(KR\d{4});")
 
 
 def parse(text: str, name: str, gaiji_char=None) -> Doc:
@@ -315,10 +317,11 @@ class Logical:
         invariant keeps (what the TEI writer counts as it writes the text)."""
         out, kept, prev = [], 0, 0
         text = self.text
+        uncounted = re.compile("[" + re.escape("".join(sorted(dropped))) + "]")
         for e in sorted(self.events, key=lambda e: e.at):   # stable: pb before lb at one point
             if e.at > prev:
                 chunk = text[prev:e.at]
-                kept += len(chunk) - sum(chunk.count(c) for c in dropped if c in chunk)
+                kept += len(chunk) - len(uncounted.findall(chunk))
                 prev = e.at
             out.append(Event(kept, e.kind, e.value))
         return out
@@ -344,34 +347,28 @@ def join(paragraphs: list[list[Line]]) -> Logical:
                     size -= 1
                     skip += 1
             base = size - skip
+            # in the order they are printed: a page that begins with the line comes before its
+            # line break; then the line's own row splits, gaiji and pages, by offset
+            inline = [(max(off, skip), 0, Event(base + max(off, skip), "pb", page))
+                      for off, page in line.pages]
+            events += [e for off, _, e in inline if off <= skip]
             events.append(Event(size, "lb"))
-            for off, page in line.pages:
-                events.append(Event(base + max(off, skip), "pb", page))
-            # a page before the line's first character comes before its line break
-            for off, sl, sc in line.cols:
-                if off + _run_len(line, off) > skip:
-                    lo = max(off, skip)
-                    chunks.append((base + lo, sl, sc + lo - off))
-            for off in line.rows:
-                events.append(Event(base + off, "row"))
-            for off, gid in line.gaiji:
-                events.append(Event(base + off, "g", gid))
+            inline = [x for x in inline if x[0] > skip]
+            inline += [(off, 1, Event(base + off, "row")) for off in line.rows]
+            inline += [(off, 2, Event(base + off, "g", gid)) for off, gid in line.gaiji]
+            events += [e for *_, e in sorted(inline, key=lambda x: (x[0], x[1]))]
+            cols = line.cols
+            if skip:                                     # runs cut by the left-out indentation
+                cols = [(max(off, skip), sl, sc + max(off, skip) - off)
+                        for i, (off, sl, sc) in enumerate(cols)
+                        if (cols[i + 1][0] if i + 1 < len(cols) else len(text)) > skip]
+            chunks += [(base + off, sl, sc) for off, sl, sc in cols]
             piece = text[skip:]
             out.append(piece)
             size += len(piece)
         out.append("\n")
         size += 1
-    events.sort(key=lambda e: (e.at, _ORDER[e.kind]))
-    return Logical("".join(out), chunks, line_starts, events)
-
-
-_ORDER = {"pb": 0, "lb": 1, "row": 2, "g": 3}
-
-
-def _run_len(line: Line, off: int) -> int:
-    i = bisect.bisect_right(line.cols, (off, float("inf"), 0))
-    nxt = line.cols[i][0] if i < len(line.cols) else len(line.text)
-    return nxt - off
+    return Logical("".join(out), chunks, line_starts, events)     # in text order already
 
 
 def flow(lines: list[Line], stands_alone) -> list[list[Line]]:

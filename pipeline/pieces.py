@@ -32,15 +32,25 @@ def glosses(loc: Located, start: int, end: int, context: list[Piece], report: Re
     text = loc.text
     candidates = gloss_candidates(context)
     for chunk_start, chunk in _split_o(text, start, end):
+        bare = "。" not in chunk and "，" not in chunk
+        run: list[Piece] = []
         for off, g in yinyi.split_glosses(chunk):
             pos = loc.pos(chunk_start + off)
             piece = Piece(YINYI, g, pos, tokens=yinyi.tokenize(g), resp=LUDEMING)
             head = yinyi.head_of_tokens(piece.tokens)
             piece.target = gloss_target(candidates, head) if head else None
+            if head and piece.target is None and bare and run:
+                # Unpunctuated, a reading found in what explains the gloss before (説文云…,
+                # 後放此) cuts no new gloss: its "head" is no word of the text.
+                prev = run[-1]
+                prev.text += g
+                prev.tokens = yinyi.tokenize(prev.text)
+                continue
             if head and piece.target is None:
                 report.warn("ZS-CONV-GLOSS", f"音義 head “{head}” not found in the 經 or 注 it follows; "
                             "kept without a target", pos)
-            out.append(piece)
+            run.append(piece)
+        out += run
     return out
 
 

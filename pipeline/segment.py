@@ -146,8 +146,9 @@ def segment(lines: list[Located], shus: list[Shu], zhu_resp: str, report: Report
                 cuts.add(base + a)
             else:
                 forced.append((base + a, base + b, label, "delimiter", CONF_DELIMITER))
+    kept = {k for a, b, label, *_ in forced if label in (MARK, SCORE) for k in range(a, b)}
     for i in g.circles:                 # a ○ a layout marks as text (a score, a printed mark) stays
-        if not _inside(i, [f for f in forced if f[2] in (MARK, SCORE)]):
+        if i not in kept:
             forced.append((i, i + 1, O, "delimiter", CONF_DELIMITER))
     zhu_spans = _locate_zhu(g, ev, forced, opens)
     forced += zhu_spans
@@ -296,9 +297,15 @@ def _locate_jing(g: _Group, ev: Evidence, forced, opens: list[int], cuts: set[in
 
 
 def _apply(segs: list[_Seg], forced) -> None:
+    """Give each forced label to the open segments inside its span (segs are in text order:
+    each span looks only at its own segments, so the cost is the spans and segments, once)."""
+    starts = [s.start for s in segs]
     for a, b, label, method, conf in forced:
-        for s in segs:
-            if s.label is None and a <= s.start and s.end <= b:
+        for k in range(bisect.bisect_left(starts, a), len(segs)):
+            s = segs[k]
+            if s.end > b:
+                break
+            if s.label is None:
                 s.label, s.method, s.conf = label, method, conf
 
 
@@ -318,8 +325,9 @@ def _yinyi_runs(g: _Group, segs: list[_Seg]) -> None:
 
 def _line_starts(g: _Group, segs: list[_Seg]) -> None:
     """A line opens with 經."""
+    starts = set(g.starts)
     for s in segs:
-        if s.start in g.starts and s.label is None:
+        if s.start in starts and s.label is None:
             s.label, s.method, s.conf = J, "line", CONF_LINE
 
 
@@ -334,11 +342,18 @@ _BASE = {J: 0.0, Z: 0.0, Y: -8.0}
 _INTO = {lab: {p: t for (p, to), t in _TRANS.items() if to == lab} for lab in (J, Z, Y)}
 
 
+def _by_line(g: _Group, segs: list[_Seg]) -> list[list[_Seg]]:
+    """The segments of each line of the group (segs are in text order)."""
+    out: list[list[_Seg]] = [[] for _ in g.starts]
+    for s in segs:
+        out[g.line_of(s.start)].append(s)
+    return out
+
+
 def _label_rest(g: _Group, ev: Evidence, segs: list[_Seg], free: tuple[str, ...]) -> None:
     """Viterbi over each line's segments; forced labels are fixed, the rest scored by cues."""
-    for li, start in enumerate(g.starts):
-        end = g.starts[li + 1] if li + 1 < len(g.starts) else len(g.text)
-        line = [s for s in segs if start <= s.start < end and s.label not in (O, B, MARK, SCORE)]
+    for line_segs in _by_line(g, segs):
+        line = [s for s in line_segs if s.label not in (O, B, MARK, SCORE)]
         if not line or all(s.label is not None for s in line):
             continue
         _viterbi(g, ev, line, free)
@@ -414,11 +429,11 @@ def _argmax(col: dict[str, tuple[float, str | None]]) -> str:
 
 def _units(g: _Group, segs: list[_Seg], zhu_resp: str, report: Report) -> list[Unit]:
     units = []
+    per_line = _by_line(g, segs)
     for li, loc in enumerate(g.lines):
         base = g.starts[li]
-        end = base + len(loc)
         out: list[Piece] = []
-        runs = _runs([s for s in segs if base <= s.start < end])
+        runs = _runs(per_line[li])
         for label, a, b, first in runs:
             if label in _DROPPED:
                 continue

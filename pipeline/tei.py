@@ -5,6 +5,7 @@ mappings (token kinds → elements) are data. Anything it cannot place is a warn
 """
 from __future__ import annotations
 
+import bisect
 import re
 import unicodedata
 
@@ -124,25 +125,33 @@ class _Placer:
         from .chars import WHITESPACE
         self.events, self.i, self.kept = events, 0, 0
         self.dropped = "".join(sorted(WHITESPACE | delimiters))
+        self.uncounted = re.compile("[" + re.escape(self.dropped) + "]")
         self.marked = marked
 
     def pending(self) -> bool:
         return self.i < len(self.events)
 
     def _kept(self, text: str) -> int:
-        return len(text) - sum(text.count(c) for c in self.dropped if c in text)
+        if text.isalpha() or self.uncounted.search(text) is None:   # most text: all counts
+            return len(text)
+        return len(text) - len(self.uncounted.findall(text))
 
-    def _index(self, text: str, k: int) -> int:
-        """The index in `text` of its k-th kept character."""
-        if not any(c in text for c in self.dropped):
-            return k
-        n = 0
-        for i, ch in enumerate(text):
-            if ch not in self.dropped:
-                if n == k:
-                    return i
-                n += 1
-        return len(text)
+    def _counter(self, text: str):
+        """index(k): where in `text` its k-th kept character is. Worked out once per text:
+        a long 疏 holds an event every column."""
+        if text.isalpha() or self.uncounted.search(text) is None:
+            return lambda k: k
+        runs = [(m.start(), m.end()) for m in re.finditer(f"[^{re.escape(self.dropped)}]+", text)]
+        firsts, n = [], 0
+        for a, b in runs:
+            firsts.append(n)
+            n += b - a
+
+        def index(k: int) -> int:
+            r = bisect.bisect_right(firsts, k) - 1
+            return runs[r][0] + k - firsts[r] if r >= 0 and k - firsts[r] < runs[r][1] - runs[r][0] \
+                else len(text)
+        return index
 
     def place(self, text: str, marked=None) -> str:
         marked = marked or self.marked
@@ -150,10 +159,10 @@ class _Placer:
         if self.i >= len(events) or events[self.i].at >= end:
             self.kept = end
             return marked(text) if _ATTENTION.search(text) else text
-        out, start = [], 0
+        out, start, index = [], 0, self._counter(text)
         while self.i < len(events) and events[self.i].at < end:
             e = events[self.i]
-            at = self._index(text, e.at - self.kept)
+            at = index(e.at - self.kept)
             if at > start:
                 out.append(marked(text[start:at]))
                 start = at

@@ -78,6 +78,8 @@ class Builder:
         self.juan_div: Div | None = None
         self.pending_front: list[Fw] = []
         self.bare_lemmas = False             # unpunctuated texts: lemmas without quotation marks
+        self.lemmas_printed = True           # False: the edition prints no 出文 (a 疏 follows
+                                             # the 經 and 注 it explains: Kanripo's 四庫 注疏)
         self.by_closing = False              # the text closes its sections with 右… lines
         self.classification = ""             # 四庫 catalogue line: 经部,礼类,仪礼之属
         self.declared: dict = {}             # scholars named in the text, not in the registry
@@ -277,7 +279,7 @@ class Builder:
                 s.detached = True
                 self.report.warn("ZS-CONV-DETACHED", "疏 before any 經 of the file (its heading lies "
                                  "outside the file); kept, marked detached", s.pos)
-        resolve_group(units, g.shus, self.report)
+        resolve_group(units, g.shus, self.report, self.lemmas_printed)
         if self.div is None:
             self.juan_div = self.div = Div("juan", None, front=self.pending_front)
             self.pending_front = []

@@ -103,7 +103,9 @@ _FULL = 21            # cells in a column of the 四庫 leaf (8 columns × 21 pe
 
 
 def _stands_alone(line) -> bool:
-    return line.indent > 0 or bool(HEADER.match(line.text))
+    """Furniture stands alone: 欽定四庫全書, and what the body prints indented with no note in
+    it (titles, the commentators; an indented passage of text and notes flows on)."""
+    return bool(HEADER.match(line.text)) or (line.indent > 0 and "(" not in line.text)
 
 
 def _title(line) -> bool:
@@ -151,6 +153,7 @@ def segment(raw_units: list[list[RawLine]], shus, b: Builder) -> list[Unit]:
 def read(src: Source, report: Report):
     b = Builder(src, report, NAME, segment, continues)
     b.bare_lemmas = True
+    b.lemmas_printed = src.mandoku is None
     kaozheng_head = None                      # inside a 考證: its head line, which also ends it
     for n, raw in enumerate(src.text.split("\n"), 1):
         s = raw.strip(_WS)
@@ -179,11 +182,17 @@ def read(src: Source, report: Report):
         elif RESPONSIBILITY.match(s):
             _commentators(b, s)
             b.furniture(Fw(s, pos, "responsibility"))
-        elif CHAPTER.match(s):
+        elif CHAPTER.match(s) or (src.mandoku is not None and _title_line(raw, s)):
             b.section(s, pos)
         else:
             _line(b, n, col, s)
     return b.finish()
+
+
+def _title_line(raw: str, s: str) -> bool:
+    """In a Kanripo 四庫 注疏 the body is printed at the margin: a short line printed indented,
+    with no note, is a title (曲禮上, 檀弓下, 大學: the 篇 without 第N)."""
+    return raw.startswith("\u3000") and "(" not in s and len(s) <= 16
 
 
 def _line(b: Builder, n: int, col: int, s: str) -> None:

@@ -1,0 +1,156 @@
+"""The 四庫 注疏 as Kanripo prints them (mandoku syntax), on a 卷 written for the purpose
+(tests/fixtures/kanripo: a repository checkout with its Readme.org, its _data imglist and a
+KR-Gaiji table beside it): every feature the edition gives survives, where it belongs."""
+import re
+
+import pytest
+from lxml import etree
+
+from conftest import ROOT
+from pipeline import mandoku
+
+FIX = ROOT / "tests" / "fixtures" / "kanripo"
+JUAN = FIX / "KR9z0001" / "KR9z0001_002.txt"
+T = {"t": "http://www.tei-c.org/ns/1.0"}
+
+
+@pytest.fixture(scope="module")
+def converted(tmp_path_factory):
+    from click.testing import CliRunner
+
+    from pipeline.cli import main
+    out = tmp_path_factory.mktemp("kanripo")
+    r = CliRunner().invoke(main, ["convert", str(FIX / "KR9z0001"), "-o", str(out)], catch_exceptions=False)
+    assert r.exit_code == 0, r.stderr
+    return out, etree.parse(str(out / "KR9z0001_002.xml")).getroot(), r.stderr
+
+
+def xp(root, path):
+    return root.xpath(path, namespaces=T)
+
+
+def text_of(el) -> str:
+    return "".join(el.itertext())
+
+
+def test_lossless_against_the_file_less_its_markup(converted):
+    """The TEI's text is the file's less `#` lines, <pb:…>, ¶, the row split /, the notes'
+    parentheses and whitespace; a gaiji is its <g ref> (its character stands for &KR…;)."""
+    _, root, _ = converted
+    raw = "".join(l for l in JUAN.read_text(encoding="utf-8").splitlines(True) if not l.startswith("#"))
+    want = re.sub(r"<pb:[^>]*>|[¶/()\s\u3000]", "", raw)
+    body = xp(root, "//t:text")[0]
+    for g in xp(body, ".//t:g[starts-with(@ref, '#KR')]"):
+        g.text = "&" + g.get("ref")[1:] + ";"
+    assert re.sub(r"\s", "", text_of(body)) == want
+
+
+def test_a_pb_per_page_in_order_each_pointing_at_its_surface_and_image(converted):
+    _, root, _ = converted
+    pages = [m.group() for m in mandoku.PB.finditer(JUAN.read_text(encoding="utf-8"))]
+    pbs = xp(root, "//t:text//t:pb")
+    assert [f"<pb:KR9z0001_{p.get('ed')}_{int(p.get('n').split('-')[0]):03d}-{p.get('n').split('-')[1]}>"
+            for p in pbs] == pages
+    surfaces = {s.get("{http://www.w3.org/XML/1998/namespace}id"): s for s in xp(root, "//t:facsimile/t:surface")}
+    assert [surfaces[p.get("facs")[1:]].get("n") for p in pbs] == [p.get("n") for p in pbs]
+    graphics = [[g.get("url") for g in surfaces[p.get("facs")[1:]]] for p in pbs]
+    # the imglist names two images; the third page is listed as missing: no graphic
+    assert graphics == [["WYG0115/WYG0115-0025c.png"], ["WYG0115/WYG0115-0025d.png"], []]
+
+
+def test_an_lb_per_printed_line(converted):
+    _, root, _ = converted
+    lines = [l for l in JUAN.read_text(encoding="utf-8").split("\n")
+             if l.endswith("¶") and not mandoku.PB.fullmatch(l[:-1])]
+    assert len(xp(root, "//t:text//t:lb")) == len(lines)
+
+
+def test_a_double_row_note_over_two_lines_and_a_page_is_one_note_with_its_row_splits(converted):
+    _, root, _ = converted
+    shu = xp(root, "//t:note[@type='shu'][t:label[.='疏']]")[0]
+    assert text_of(shu).startswith("疏正義曰此一節") and text_of(shu).endswith("已矣是也")
+    # three printed segments, each with its row split; the page break inside the note
+    assert len(xp(shu, ".//t:milestone[@unit='row']")) == 2 and len(xp(shu, ".//t:pb")) == 1
+    yinyi = xp(root, "//t:note[@type='yinyi']")[0]
+    assert text_of(yinyi) == "毋音無説文云止之詞其字從女内有一畫象有姦之形禁止之"
+    assert len(xp(yinyi, ".//t:milestone[@unit='row']")) == 2 and len(xp(yinyi, ".//t:lb")) == 1
+
+
+def test_gaiji_in_g_declared_with_kanripos_table(converted):
+    _, root, _ = converted
+    g = xp(root, "//t:g[@ref='#KR0002']")
+    assert len(g) == 1
+    char = xp(root, "//t:charDecl/t:char[@xml:id='KR0002']")[0]
+    assert xp(char, "t:mapping[@type='normalized']/text()") == ["若"]
+    assert xp(char, "t:graphic/@url")[0].endswith("images/KR0002.png")
+
+
+def test_the_header_keeps_the_metadata_lines(converted):
+    _, root, _ = converted
+    bibl = xp(root, "//t:sourceDesc/t:bibl")[0]
+    assert xp(bibl, "t:idno[@type='kanripo']/text()") == ["KR9z0001"]
+    assert xp(bibl, "t:edition/text()") == ["四庫全書・文淵閣 (WYG)"]
+    assert xp(bibl, "t:date/text()") == ["2015-09-23 09:38:05"]
+    assert xp(root, "//t:titleStmt/t:title[@type='main']/text()") == ["禮記註疏 卷二"]
+
+
+def test_furniture_is_never_jing(converted):
+    _, root, _ = converted
+    jing = "".join(text_of(s) for s in xp(root, "//t:ab[@type='jing']/t:seg"))
+    for furniture in ("欽定四庫全書", "禮記注疏卷二", "漢鄭氏注", "曲禮上", "考證"):
+        assert furniture not in jing
+    assert [text_of(h) for h in xp(root, "//t:head")] == ["禮記注疏卷二", "曲禮上", "禮記注疏卷二考證"]
+    assert [text_of(t) for t in xp(root, "//t:trailer")] == ["禮記注疏卷二", "禮記注疏卷二考證"]
+    assert xp(root, "//t:fw[@type='responsibility']/text()") == ["漢鄭氏注　唐陸德明音義　孔穎達疏"]
+
+
+def test_the_markers_as_printed(converted):
+    _, root, _ = converted
+    assert [text_of(n) for n in xp(root, "//t:note[@type='zhu']")][:2] == ["禮主於敬", "儼矜莊貌人之坐思貌也安民哉"]
+    shu = xp(root, "//t:note[@type='shu']/t:label[@type='mark']/text()")
+    assert shu == ["疏", "䟽"]                      # 疏(…) and 䟽(…) alike
+    # 儀禮's ○ before a section: kept as printed, and the 經 goes on after it (not 音義)
+    unit = xp(root, "//t:ab[t:label[@type='mark'][.='○']]")[0]
+    assert xp(unit, "t:seg[1]/text()") == ["擯者出請"]
+
+
+def test_a_drum_score_is_jing_as_printed(converted):
+    _, root, _ = converted
+    score = xp(root, "//t:seg[.='○□○○□□半○□']")
+    assert len(score) == 1 and not xp(score[0], "t:g")     # □ a beat, not a placeholder
+
+
+def test_kaozheng_entries_and_judgments_credited(converted):
+    _, root, stderr = converted
+    entries = xp(root, "//t:div[@type='kaozheng']/t:ab[@type='kaozheng']")
+    assert [xp(e, "string(t:label[@type='lemma'])") for e in entries] == ["曲禮上曲禮曰注疏是引儀禮正經", "若夫注言若欲為丈夫也"]
+    judgments = xp(root, "//t:ab[@type='kaozheng']/t:note[@type='an']")
+    assert [j.get("resp") for j in judgments] == ["#qizhaonan", "#zs.臣紱"]
+    # the name split over two lines is one name
+    assert xp(judgments[1], "string(t:persName)") == "臣紱"
+    assert xp(root, "//t:standOff//t:person[@xml:id='qizhaonan']//t:persName[@type='full']/text()") == ["齊召南"]
+    assert "臣紱 is not in the registry" in stderr
+
+
+def test_report_positions_name_the_files_own_lines(tmp_path):
+    from pipeline.convert import convert_file
+    _, report = convert_file(str(JUAN))
+    w = next(i for i in report.issues if i.code == "ZS-CONV-SCHOLAR")
+    # (臣/)¶ on line 23, its name's second part on line 24: where the name starts
+    assert (w.line, w.col) == (23, 22)
+
+
+def test_the_works_own_file_lists_its_contents(converted):
+    out, _, _ = converted
+    work = etree.parse(str(out / "KR9z0001.xml")).getroot()
+    items = xp(work, "//t:div[@type='contents']/t:list/t:item")
+    assert [text_of(i) for i in items] == ["禮記註疏 卷一", "禮記註疏 卷二", "禮記註疏 卷二考證"]
+    # 卷一 is not in this checkout: listed, not linked
+    assert [xp(i, "string(t:ref/@target)") for i in items] == ["", "KR9z0001_002.xml", "KR9z0001_002.xml"]
+
+
+def test_tei_all(converted, tei_all):
+    out, root, _ = converted
+    for f in ("KR9z0001_002.xml", "KR9z0001.xml"):
+        doc = etree.parse(str(out / f))
+        assert tei_all.validate(doc), (f, tei_all.error_log)
