@@ -513,7 +513,17 @@ def check_facs(raw: Raw, tei: Tei, listed) -> tuple[bool, str]:
 
 def check_lines(raw: Raw, tei: Tei, same: bool) -> tuple[bool, str]:
     if len(raw.lbs) != len(tei.lbs):
-        return False, f"{len(raw.lbs)} printed lines, {len(tei.lbs)} <lb>"
+        msg = f"{len(raw.lbs)} printed lines, {len(tei.lbs)} <lb>"
+        if not same:
+            return False, msg
+        k = _first_difference(raw.lbs, tei.lbs)
+        if k < len(tei.lbs) and (k >= len(raw.lbs) or tei.lbs[k] < raw.lbs[k]):
+            at = tei.lbs[k]
+            return False, (f"{msg}; the first <lb> with no printed line: after printed line {k} (at file "
+                           f"{locate(raw, at)}), {_context(tei.kept, at)}")
+        at = raw.lbs[k]
+        return False, (f"{msg}; the first printed line with no <lb>: line {k + 1} (file {locate(raw, at)}), "
+                       f"{_context(raw.kept, at)}")
     if same:
         for k, (a, b) in enumerate(zip(raw.lbs, tei.lbs)):
             if a != b:
@@ -789,6 +799,7 @@ def run(root=KANRIPO, out_dir=None, jobs: int = 2, folders=None) -> Run:
         bad = [i for i in (v or {}).get("issues", []) if i["level"] in ("error", "fatal")]
         r["checks"]["validate"] = [v is not None and not bad, "no answer from zhushu validate" if v is None else
                                    "" if not bad else _problems(bad)]
+        r["validate problems"] = sorted({f"{i['rule']}: {i['message']}" for i in bad})
     for folder, f in result.folders.items():
         v = validity.get(os.path.abspath(f["work"])) if f["work"] else None
         bad = [i for i in (v or {}).get("issues", []) if i["level"] in ("error", "fatal")]
@@ -861,6 +872,13 @@ def warnings_table(result: Run) -> str:
     return "\n".join("| " + " | ".join(r) + " |" for r in rows)
 
 
+def validate_problems(result: Run, top: int = 25) -> str:
+    """zhushu validate's distinct problems over the corpus, with how many files have each."""
+    c = collections.Counter(p for r in result.files.values() for p in r.get("validate problems", []))
+    return "\n".join(f"- {n} files: {p}" for p, n in c.most_common(top)) + (
+        f"\n- … {len(c) - top} more" if len(c) > top else "")
+
+
 def works_table(result: Run) -> str:
     rows = [["folder", "convert rc", "work file", "zhushu validate", "tei_all"], ["---"] * 5]
     for folder, f in result.folders.items():
@@ -889,6 +907,7 @@ def main(argv=None) -> int:
     print(table(result), "\n")
     print("Failures (first files of each):\n" + (failures(result) or "none"), "\n")
     print("Warnings per code:\n" + warnings_table(result), "\n")
+    print("zhushu validate, distinct problems:\n" + (validate_problems(result) or "none"), "\n")
     print("Work files:\n" + works_table(result))
     if args.json:
         pathlib.Path(args.json).write_text(json.dumps({"files": result.files, "folders": result.folders,
