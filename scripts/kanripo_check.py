@@ -331,13 +331,19 @@ class Tei:
     marks: list = field(default_factory=list)        # spans of label[@type='mark']
     segs: list = field(default_factory=list)         # ab[@type='jing']/seg: (start, end, its text)
     bad_g: list = field(default_factory=list)        # <g ref="#KR…"> not holding one character
+    duplicate_surfaces: list = field(default_factory=list)
 
 
 def read_tei(path) -> Tei:
     from lxml import etree
-    root = etree.parse(str(path), etree.XMLParser(huge_tree=True, resolve_entities=False)).getroot()
+    # collect_ids off: a duplicated xml:id is a finding of the checks, not a stop before them
+    root = etree.parse(str(path), etree.XMLParser(huge_tree=True, resolve_entities=False,
+                                                  collect_ids=False)).getroot()
     t = Tei()
+    chars = {c.get(XML_ID) for c in root.iter(TEI + "char")}
     for sf in root.iter(TEI + "surface"):
+        if sf.get(XML_ID) in t.surfaces:
+            t.duplicate_surfaces.append(sf.get(XML_ID))
         t.surfaces[sf.get(XML_ID)] = [g.get("url") for g in sf.iter(TEI + "graphic")]
     text = root.find(TEI + "text")
     if text is None:
@@ -358,7 +364,7 @@ def read_tei(path) -> Tei:
             starts[el] = size
             gm = _GAIJI_REF.match(el.get("ref") or "") if tag == TEI + "g" else None
             if gm:
-                if len(el) or len(el.text or "") != 1:
+                if len(el) or len(el.text or "") != 1 or gm.group(1) not in chars:
                     t.bad_g.append(etree.tostring(el, encoding=str, with_tail=False))
                 parts.append(f"&{gm.group(1)};")
                 size += 8
@@ -495,6 +501,9 @@ def check_pages(raw: Raw, tei: Tei, same: bool) -> tuple[bool, str]:
 
 def check_facs(raw: Raw, tei: Tei, listed) -> tuple[bool, str]:
     pages, bases = listed if listed is not None else ({}, [])
+    if tei.duplicate_surfaces:
+        return False, (f"{len(tei.duplicate_surfaces)} <surface> xml:id written twice, first "
+                       f"{tei.duplicate_surfaces[0]!r} (a page marker the file repeats needs one surface)")
     for m, (_, _, _, facs) in zip(raw.pages, tei.pbs):
         sid = (facs or "")[1:] if (facs or "").startswith("#") else None
         if sid is None or sid not in tei.surfaces:
@@ -639,29 +648,36 @@ def check_jing(raw: Raw, tei: Tei, furn: list[Furniture], same: bool) -> tuple[b
     return True, f"{len(tei.segs)} 經 segs"
 
 
-def check_file(folder: str, src: str, out: str | None, root: str) -> dict:
-    """Every check of one 卷 file that reads its TEI: {check: [ok, detail]}."""
+def judge(raw: Raw, tei: Tei, listed, zhushu: bool) -> dict:
+    """The checks of a TEI against its file: {check: [ok, detail]}. `listed`: the file's
+    imglist (imglist()); `zhushu`: a 四庫 注疏 卷, whose layers are checked too."""
     res: dict = {}
-    raw = read_raw(src)
-    res["line rule"] = list(check_line_rule(raw)) if not folder.startswith("bare/") else \
-        [True, f"bare: the rule {len(raw.lbs)}, the file's own ¶ {raw.own_lines} (not printed lines)"]
-    if out is None or not os.path.exists(out):
-        return res
-    tei = read_tei(out)
     canonical, exact = check_lossless(raw, tei)
     res["lossless"], res["code points"] = list(canonical), list(exact)
     if tei.bad_g:
-        res["lossless"] = [False, f"<g> for a Kanripo character not holding one character: {tei.bad_g[0][:80]}"]
+        res["lossless"] = [False, f"{len(tei.bad_g)} <g> for a Kanripo character not holding one character "
+                                  f"or naming no <char> of the header, first {tei.bad_g[0][:80]}"]
     same = aligned(raw, tei)
     res["pages"] = list(check_pages(raw, tei, same))
-    res["facs"] = list(check_facs(raw, tei, imglist(pathlib.Path(root), src)))
+    res["facs"] = list(check_facs(raw, tei, listed))
     res["lines"] = list(check_lines(raw, tei, same))
-    if is_zhushu_juan(folder, src):
+    if zhushu:
         furn = furniture(raw)
         res["yinyi"] = list(check_yinyi(raw, tei, furn))
         res["shu"] = list(check_shu(raw, tei, furn))
         res["zhu"] = list(check_zhu(raw, tei, furn, same))
         res["jing"] = list(check_jing(raw, tei, furn, same))
+    return res
+
+
+def check_file(folder: str, src: str, out: str | None, root: str) -> dict:
+    """Every check of one 卷 file: the line rule on the file alone, the rest on its TEI."""
+    raw = read_raw(src)
+    res = {"line rule": list(check_line_rule(raw)) if not folder.startswith("bare/") else
+           [True, f"bare: the rule {len(raw.lbs)}, the file's own ¶ {raw.own_lines} (not printed lines)"]}
+    if out is None or not os.path.exists(out):
+        return res
+    res.update(judge(raw, read_tei(out), imglist(pathlib.Path(root), src), is_zhushu_juan(folder, src)))
     res["tei_all"] = list(_tei_all(out))
     return res
 
@@ -683,7 +699,10 @@ def _tei_all(path) -> tuple[bool | None, str]:
     if load_tei_all() is None:
         return None, "tei_all.rng not present"
     from lxml import etree
-    doc = etree.parse(str(path), etree.XMLParser(huge_tree=True))
+    try:
+        doc = etree.parse(str(path), etree.XMLParser(huge_tree=True))
+    except etree.XMLSyntaxError as e:
+        return False, f"not well-formed: {e}"
     if _SCHEMA.validate(doc):
         return True, ""
     e = _SCHEMA.error_log.filter_from_errors()[0] if _SCHEMA.error_log.filter_from_errors() else _SCHEMA.error_log.last_error

@@ -199,7 +199,8 @@ SAMPLE = """# -*- mode: mandoku-view -*-
 """
 
 # Its TEI as a faithful conversion writes it (only what the oracles read).
-GOOD = """<TEI xmlns="http://www.tei-c.org/ns/1.0"><teiHeader/>
+GOOD = """<TEI xmlns="http://www.tei-c.org/ns/1.0"><teiHeader><encodingDesc><charDecl><char
+xml:id="KR0427"/></charDecl></encodingDesc></teiHeader>
 <facsimile><surface xml:id="f001-1a"/><surface xml:id="f001-1b"/></facsimile>
 <text><body><div>
 <fw><pb ed="WYG" n="1-1a" facs="#f001-1a"/><lb/>欽定四庫全書</fw>
@@ -218,14 +219,9 @@ def _judge(tmp_path, tei: str, sample: str = SAMPLE) -> dict:
     src.write_text(sample, encoding="utf-8")
     out = tmp_path / "KR1d0053_001.xml"
     out.write_text(tei, encoding="utf-8")
-    raw, got = kc.read_raw(src), kc.read_tei(out)
-    same = kc.aligned(raw, got)
-    furn = kc.furniture(raw)
-    return {"lossless": kc.check_lossless(raw, got)[0], "code points": kc.check_lossless(raw, got)[1],
-            "pages": kc.check_pages(raw, got, same), "facs": kc.check_facs(raw, got, None),
-            "lines": kc.check_lines(raw, got, same), "line rule": kc.check_line_rule(raw),
-            "yinyi": kc.check_yinyi(raw, got, furn), "shu": kc.check_shu(raw, got, furn),
-            "zhu": kc.check_zhu(raw, got, furn, same), "jing": kc.check_jing(raw, got, furn, same)}
+    got = kc.judge(kc.read_raw(src), kc.read_tei(out), None, zhushu=True)
+    got["line rule"] = kc.check_line_rule(kc.read_raw(src))
+    return got
 
 
 def _failing(results: dict) -> set:
@@ -266,10 +262,12 @@ def test_bare_line_rule(tmp_path):
     ("a character lost", ("矜莊貌", "矜莊"), {"lossless", "code points"}),
     ("a gaiji written as its character", ('<g ref="#KR0427">\U00100427</g>', "\U00100427"),
      {"lossless", "code points", "zhu"}),
+    ("a gaiji not declared", ('<char\nxml:id="KR0427"/>', ""), {"lossless"}),
     ("a page moved", ('此一<pb ed="WYG" n="1-1b" facs="#f001-1b"/><lb/>節', '此<pb ed="WYG" n="1-1b" facs="#f001-1b"/>一<lb/>節'),
      {"pages"}),
     ("a page's leaf wrong", ('n="1-1b"', 'n="1-2b"'), {"pages"}),
     ("a page pointing nowhere", ('facs="#f001-1b"', 'facs="#f001-9b"'), {"facs"}),
+    ("a surface written twice", ('<surface xml:id="f001-1b"/>', '<surface xml:id="f001-1b"/>' * 2), {"facs"}),
     ("a line break lost", ("<lb/>詞也", "詞也"), {"lines"}),
     ("a line break moved", ("<lb/>詞也", "詞<lb/>也"), {"lines"}),
     ("a page after the line break it comes before", ('<pb ed="WYG" n="1-1b" facs="#f001-1b"/><lb/>節', '<lb/><pb ed="WYG" n="1-1b" facs="#f001-1b"/>節'),
@@ -297,3 +295,12 @@ def test_a_unified_compatibility_ideograph_is_canonically_lossless_only(tmp_path
     """The file prints U+2F80F (a compatibility ideograph of 兔); a TEI in NFC has U+5154."""
     got = _judge(tmp_path, GOOD.replace("安定辭", "安定兔"), SAMPLE.replace("安定辭", "安定\U0002F80F"))
     assert _failing(got) == {"code points"}, got
+
+
+def test_a_page_after_the_last_line_is_a_pb_too(tmp_path):
+    """A 卷 that ends on a page marker (the blank last page: 57 files of 0037 and SBCK)."""
+    sample = SAMPLE + "<pb:KR1d0053_WYG_001-2a>¶\n"
+    tei = GOOD.replace('<surface xml:id="f001-1b"/>', '<surface xml:id="f001-1b"/><surface xml:id="f001-2a"/>')
+    assert _failing(_judge(tmp_path, tei, sample)) == {"pages", "facs"}
+    ended = tei.replace("</trailer>", '</trailer><pb ed="WYG" n="1-2a" facs="#f001-2a"/>')
+    assert _failing(_judge(tmp_path, ended, sample)) == set()
