@@ -133,7 +133,9 @@ class SourceLine:
 
 @dataclass
 class Raw:
-    """What the oracles need of a 卷 file, read from its bytes."""
+    """What the oracles need of a 卷 file, read from its bytes. Offsets count the characters
+    of `kept`, the text the lossless invariant keeps, each gaiji written `&KRnnnn;` as in the
+    file (so that both sides of a comparison spell it alike)."""
     kept: str = ""
     line_at: list = field(default_factory=list)      # (kept offset, line number, raw line)
     pages: list = field(default_factory=list)        # Marker
@@ -685,13 +687,14 @@ def check_file(folder: str, src: str, out: str | None, root: str) -> dict:
 _SCHEMA = None
 
 
-def load_tei_all():
+def load_tei_all(compile_schema=None):
     """tei_all, compiled once (it takes 10–15 s): in the parent, while the conversions run in
-    their own processes, so that the forked checking processes inherit it."""
+    their own processes, so that the forked checking processes inherit it. `compile_schema`:
+    where to get it instead (the test session's own copy)."""
     global _SCHEMA
     if _SCHEMA is None and TEI_ALL.exists():
         from lxml import etree
-        _SCHEMA = etree.RelaxNG(etree.parse(str(TEI_ALL)))
+        _SCHEMA = compile_schema() if compile_schema else etree.RelaxNG(etree.parse(str(TEI_ALL)))
     return _SCHEMA
 
 
@@ -750,15 +753,16 @@ def _status(issues: list[dict]) -> int:
     return 2 if "fatal" in levels else 1 if "error" in levels else 0
 
 
-def run(root=KANRIPO, out_dir=None, jobs: int = 2, folders=None) -> Run:
-    """Convert each folder (or those named), validate, and check every 卷 file."""
+def run(root=KANRIPO, out_dir=None, jobs: int = 2, folders=None, tei_all=None) -> Run:
+    """Convert each folder (or those named), validate, and check every 卷 file. `tei_all`:
+    a function giving the compiled schema, if the caller has one."""
     root = pathlib.Path(root)
     out_dir = pathlib.Path(out_dir or tempfile.mkdtemp(prefix="kanripo-check-"))
     listed = juan_files(root)
     names = [f for f in dict.fromkeys(f for f, _ in listed) if folders is None or f in folders]
     result = Run()
     t0, c0 = time.perf_counter(), _cpu()
-    loading = threading.Thread(target=load_tei_all)
+    loading = threading.Thread(target=load_tei_all, args=(tei_all,))
     loading.start()
     outputs: dict[str, str | None] = {}
     for folder in names:

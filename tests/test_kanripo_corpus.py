@@ -20,7 +20,7 @@ import sys
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, _tei_all_schema
 
 sys.path.insert(0, str(ROOT / "scripts"))
 import kanripo_check as kc  # noqa: E402
@@ -45,7 +45,7 @@ def corpus(request, tmp_path_factory):
             wanted.add(FOLDER_OF.get(params.get("juan")) or params.get("folder"))
     wanted.discard(None)
     result = kc.run(kc.KANRIPO, tmp_path_factory.mktemp("kanripo"), jobs=2,
-                    folders=wanted or None)
+                    folders=wanted or None, tei_all=_tei_all_schema)
     s = result.seconds
     mb = sum(f["bytes"] for f in result.folders.values()) / 1e6
     line = (f"kanripo corpus: {len(result.files)} 卷 files, {mb:.1f} MB in {len(result.folders)} folders: "
