@@ -502,23 +502,25 @@ def check_pages(raw: Raw, tei: Tei, same: bool) -> tuple[bool, str]:
 
 
 def check_facs(raw: Raw, tei: Tei, listed) -> tuple[bool, str]:
+    """Each <pb>'s @facs names a <surface> whose graphic is the imglist's image of the page its
+    @n gives (so a <pb> missing or too many is the pages check's, not this one's)."""
     pages, bases = listed if listed is not None else ({}, [])
     if tei.duplicate_surfaces:
         return False, (f"{len(tei.duplicate_surfaces)} <surface> xml:id written twice, first "
                        f"{tei.duplicate_surfaces[0]!r} (a page marker the file repeats needs one surface)")
-    for m, (_, _, _, facs) in zip(raw.pages, tei.pbs):
-        sid = (facs or "")[1:] if (facs or "").startswith("#") else None
+    for _, ed, n, facs in tei.pbs:
+        sid = facs[1:] if (facs or "").startswith("#") else None
         if sid is None or sid not in tei.surfaces:
-            return False, f"<pb n={m.n!r}> (line {m.line}): @facs {facs!r} names no <surface>"
-        urls = tei.surfaces[sid]
-        img = pages.get(m.key)
+            return False, f"<pb n={n!r}>: @facs {facs!r} names no <surface>"
+        m = re.fullmatch(r"(\d+)-(\d+[ab])", n or "")
+        if m is None:
+            return False, f"<pb n={n!r}>: @n is not the leaf JJJ-Ns of a page marker"
+        urls, img = tei.surfaces[sid], pages.get(f"{int(m.group(1)):03d}-{m.group(2)}")
         if img is None:
             if urls:
-                return False, f"<pb n={m.n!r}> (line {m.line}): graphic {urls} where the imglist lists no image"
-        elif not urls or any(u not in [img] + [b + img for b in bases] for u in urls) or len(urls) != 1:
-            return False, f"<pb n={m.n!r}> (line {m.line}): graphic {urls}, the imglist lists {img!r}"
-    if len(raw.pages) != len(tei.pbs):
-        return False, f"{len(raw.pages)} page markers, {len(tei.pbs)} <pb>"
+                return False, f"<pb n={n!r}>: graphic {urls} where the imglist lists no image"
+        elif len(urls) != 1 or urls[0] not in [img] + [b + img for b in bases]:
+            return False, f"<pb n={n!r}>: graphic {urls}, the imglist lists {img!r}"
     return True, "" if listed is not None else "no imglist for this file: no graphic expected"
 
 
