@@ -9,9 +9,11 @@ it checks: the mandoku markup is read again below, with regular expressions, fro
 /work/notes/kanripo.md describes it.
 
 * lossless: the file less its `#` lines, `<pb:…>`, `¶`, the note parentheses and the `/` inside
-  them, whitespace (Unicode White_Space) and control characters (which XML cannot carry), equals
-  the text of the TEI's <text>, where `<g ref="#KRnnnn">…</g>` stands for the file's `&KRnnnn;`.
-  Compared canonically (NFC, the project's invariant) and code point for code point.
+  them and whitespace (Unicode White_Space) equals the text of the TEI's <text>, where
+  `<g ref="#KRnnnn">…</g>` stands for the file's `&KRnnnn;` and a <g> holding a private stand-in
+  (U+10FF00 + its code point, pipeline/chars.py) for the control character XML cannot hold
+  (Kanripo's 儀禮 has a stray U+0001). Compared canonically (NFC, the project's invariant) and
+  code point for code point.
 * pages: one <pb> per page marker, in the file's order, with the marker's edition and leaf
   (`<pb:KR1d0053_WYG_003-1a>` → ed="WYG" n="3-1a"), placed where the marker is (the same count of
   text characters before it); its @facs names a <surface> whose <graphic url> is the image the
@@ -60,12 +62,17 @@ ZHUSHU_CLI = [sys.executable, "-c", "from pipeline.cli import main; main(prog_na
 TEI = "{http://www.tei-c.org/ns/1.0}"
 XML_ID = "{http://www.w3.org/XML/1998/namespace}id"
 
-# Unicode's White_Space property, written out (not the pipeline's set), and the control
-# characters, which XML 1.0 cannot carry: neither is printed text.
+# Unicode's White_Space property, written out (not the pipeline's set): not printed text.
 WHITE_SPACE = ("\t\n\x0b\x0c\r \x85\xa0\u1680" + "".join(map(chr, range(0x2000, 0x200B))) +
                "\u2028\u2029\u202f\u205f\u3000")
-CONTROLS = "".join(map(chr, range(0x20))) + "".join(map(chr, range(0x7F, 0xA0)))
-_DROP = str.maketrans("", "", WHITE_SPACE + CONTROLS)
+_DROP = str.maketrans("", "", WHITE_SPACE)
+
+
+def _stood_in(ch: str) -> str | None:
+    """The character XML cannot hold that a TEI's private stand-in keeps: U+10FF00 + a code
+    point below U+00A0, U+10FFE0/U+10FFE1 for U+FFFE/U+FFFF."""
+    k = ord(ch) - 0x10FF00
+    return chr(k) if 0 <= k < 0xA0 else chr(0xFFFE + k - 0xE0) if k in (0xE0, 0xE1) else None
 
 _PB = re.compile(r"<pb:(?P<work>KR\d[a-z]\d{4})_(?P<ed>[A-Za-z]+)_(?P<juan>\d{3})-(?P<leaf>\d+)(?P<side>[ab])>")
 _MARKUP = re.compile(r"<pb:[^<>]*>|¶")
@@ -371,6 +378,10 @@ def read_tei(path) -> Tei:
                 parts.append(f"&{gm.group(1)};")
                 size += 8
                 in_g += 1
+            elif tag == TEI + "g" and len(el.text or "") == 1 and _stood_in(el.text):
+                parts.append(_stood_in(el.text))          # a control character's stand-in
+                size += 1
+                in_g += 1
             elif el.text and not in_g:
                 s = el.text.translate(_DROP)
                 parts.append(s)
@@ -383,7 +394,8 @@ def read_tei(path) -> Tei:
                 t.lbs.append(size)
             continue
         start = starts.pop(el)
-        if tag == TEI + "g" and _GAIJI_REF.match(el.get("ref") or ""):
+        if tag == TEI + "g" and (_GAIJI_REF.match(el.get("ref") or "") or
+                                 (len(el.text or "") == 1 and _stood_in(el.text))):
             in_g -= 1
         elif tag == TEI + "note" and el.get("type") in ("yinyi", "shu", "zhu"):
             kind = el.get("type")

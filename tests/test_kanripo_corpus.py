@@ -304,3 +304,12 @@ def test_a_page_after_the_last_line_is_a_pb_too(tmp_path):
     assert _failing(_judge(tmp_path, tei, sample)) == {"pages"}
     ended = tei.replace("</trailer>", '</trailer><pb ed="WYG" n="1-2a" facs="#f001-2a"/>')
     assert _failing(_judge(tmp_path, ended, sample)) == set()
+
+
+def test_a_control_character_is_text_held_by_its_stand_in(tmp_path):
+    """Kanripo's 儀禮 has a stray U+0001 in a note: a character of the file, which XML cannot
+    hold; a TEI keeps it as a declared private stand-in (U+10FF01), and not dropped."""
+    sample = SAMPLE.replace("矜莊貌", "矜\x01莊貌")
+    kept = GOOD.replace("矜莊貌", '矜<g ref="#zs-g10FF01">\U0010FF01</g>莊貌')
+    assert _failing(_judge(tmp_path, kept, sample)) == set()
+    assert _failing(_judge(tmp_path, GOOD, sample)) == {"lossless", "code points", "zhu"}
