@@ -243,6 +243,34 @@ class Prose:
     id: str = ""
 
 
+# The parts of a name in a list of persons (NamePart.kind), and a place they are named after.
+SURNAME, FORENAME, ZI, HAO, NATIVE = "surname", "forename", "zi", "hao", "native"
+
+
+@dataclass(slots=True, eq=False)
+class NamePart:
+    """One cell of an entry in a list of persons, as printed: the surname (董 of 董氏), the
+    given name, the courtesy name (字, zi), a literary name (號, hao), the native place (籍);
+    `small` when printed in small characters."""
+    kind: str
+    text: str
+    small: bool = False
+
+
+@dataclass(slots=True, eq=False)
+class NameEntry:
+    """An entry of a list of persons (the 引用姓氏 of a 義疏): its cells in order, as printed,
+    the name's parts marked (NamePart), with the text between them (氏, spacing) and any
+    remark in small characters (SmallNote). `name` is the slice of the parts the name spans
+    (董氏仲舒寛夫: from the surname to the courtesy name, 氏 included). `resp` is the scholar's
+    registry id, if known."""
+    parts: list                            # str | NamePart | SmallNote
+    pos: Pos
+    name: tuple[int, int] = (0, 0)
+    resp: str | None = None
+    id: str = ""
+
+
 @dataclass(slots=True, eq=False)
 class Div:
     kind: str                              # juan | section | kaozheng | a front division
@@ -365,6 +393,10 @@ def assign_ids(doc: Document) -> None:
             block.id = f"fw{fw_n}"
         elif isinstance(block, Prose):
             prose_n += 1
+            block.id = f"p{prose_n}"
+            _number_notes(block.id, block.parts)
+        elif isinstance(block, NameEntry):
+            prose_n += 1                    # a paragraph too: numbered with the prose
             block.id = f"p{prose_n}"
             _number_notes(block.id, block.parts)
         elif isinstance(block, KaozhengEntry):

@@ -14,9 +14,10 @@ from lxml import etree
 from . import __version__, persons
 from .chars import SUSPECT, UNICODE_VERSION, glyph_kind
 from .kanripo import GAIJI_IMAGES
-from .model import (AN, JING, MARK, QUE, SHU, TEXTUAL, TRANSLATION, XIAOZHU, YINYI,
-                    YISHU, ZHU, Div, Document, Fw, Judgment, KaozhengEntry, Meta, Piece, Prose, Shu,
-                    SmallNote, Token, Translation, Unit, Work, YishuBlock)
+from .model import (AN, FORENAME, HAO, JING, MARK, NATIVE, QUE, SHU, SURNAME, TEXTUAL,
+                    TRANSLATION, XIAOZHU, YINYI, YISHU, ZHU, ZI, Div, Document, Fw, Judgment,
+                    KaozhengEntry, Meta, NameEntry, NamePart, Piece, Prose, Shu, SmallNote, Token,
+                    Translation, Unit, Work, YishuBlock)
 from .report import Report
 
 TEI_NS = "http://www.tei-c.org/ns/1.0"
@@ -488,10 +489,37 @@ class _Writer:
         self.parts(p.parts)
         self.out.append("</p>\n")
 
+    # The parts of a listed person's name → (element, @type); the native place is no part of
+    # the name: a <placeName> after the <persName>.
+    NAME_PARTS = {SURNAME: ("surname", None), FORENAME: ("forename", None), ZI: ("addName", "zi"),
+                  HAO: ("addName", "hao"), NATIVE: ("placeName", None)}
+
+    def name_entry(self, e: NameEntry) -> None:
+        """An entry of a list of persons: a paragraph whose name (the parts e.name spans) is a
+        <persName> pointing at the registry's person, when known; each part an element, those
+        printed small marked rend="small"; the native place a <placeName>, remarks notes."""
+        parts, out = e.parts, self.out
+        first, last = (e.name[0], e.name[1] - 1) if e.name[1] > e.name[0] else (-1, -1)
+        out.append(f'<p xml:id="{e.id}">')
+        for i, p in enumerate(parts):
+            if i == first:
+                out.append(f'<persName ref="#{e.resp}">' if e.resp else "<persName>")
+            if isinstance(p, NamePart):
+                tag, kind = self.NAME_PARTS[p.kind]
+                attrs = (f' type="{kind}"' if kind else "") + (' rend="small"' if p.small else "")
+                out.append(f"<{tag}{attrs}>{self.text(p.text)}</{tag}>")
+            elif isinstance(p, SmallNote):
+                self.small(p)
+            else:
+                self.put(p)
+            if i == last:
+                out.append("</persName>")
+        out.append("</p>\n")
+
     # A Head only opens a div (TEI admits no head between blocks): a heading in the middle of
     # a 卷 opens a nested section div.
     BLOCKS = {Unit: unit, Shu: shu, Fw: fw, Div: div, YishuBlock: yishu, Translation: translation,
-              KaozhengEntry: kaozheng_entry, Prose: prose}
+              KaozhengEntry: kaozheng_entry, Prose: prose, NameEntry: name_entry}
 
     def body(self) -> str:
         self.out = []

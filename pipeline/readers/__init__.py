@@ -10,9 +10,9 @@ paragraphs its plain e-texts have; `prepare` gives the reader that text (pipelin
 from __future__ import annotations
 
 from ..errors import PipelineError
-from . import paren, runon, siku, yishu
+from . import bare, front, paren, runon, siku, yishu
 
-READERS = {m.NAME: m for m in (paren, runon, siku, yishu)}
+READERS = {m.NAME: m for m in (bare, front, paren, runon, siku, yishu)}
 
 
 def detect(text: str, name: str = "") -> tuple[str, str]:
