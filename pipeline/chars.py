@@ -90,14 +90,34 @@ def is_assigned(ch: str) -> bool:
     return i >= 0 and cp <= _ENDS[i]
 
 
+# A control character of a source that XML cannot hold is kept as one of these private
+# characters (plane 16): U+10FF00 + its code point, U+10FFE0/U+10FFE1 for U+FFFE/U+FFFF.
+STAND_IN_BASE = 0x10FF00
+
+
+def stand_in(ch: str) -> str:
+    cp = ord(ch)
+    return chr(STAND_IN_BASE + cp) if cp < 0x100 else chr(STAND_IN_BASE + 0xE0 + (cp - 0xFFFE))
+
+
+def stood_in(ch: str) -> int | None:
+    """The control character a stand-in holds, or None."""
+    k = ord(ch) - STAND_IN_BASE
+    if 0 <= k < 0xA0:
+        return k
+    return 0xFFFE + k - 0xE0 if k in (0xE0, 0xE1) else None
+
+
 def glyph_kind(ch: str) -> str | None:
     """Why a character must stand in a declared <g>, or None: a placeholder for a character the
-    e-text could not give, a private-use character, U+FFFD (lost before conversion), a code
-    point Unicode 16.0 leaves unassigned."""
+    e-text could not give, a private-use character, U+FFFD (lost before conversion), a control
+    character of the source (its stand-in), a code point Unicode 16.0 leaves unassigned."""
     if ch in PLACEHOLDERS:
         return "placeholder"
     if ch == LOST:
         return "lost"
+    if stood_in(ch) is not None:
+        return "control"
     if is_pua(ch):
         return "private"
     if not is_assigned(ch):

@@ -53,6 +53,9 @@ def _convert(src: Source, fmt: str) -> tuple[bytes, Report]:
     report.layout = fmt
     if src.renormalized:
         report.warn("ZS-CONV-NFC", f"{src.renormalized} characters normalised to NFC")
+    for line, col, cp in src.controls:
+        report.warn("ZS-CONV-CONTROL", f"U+{cp:04X}, a control character XML cannot hold, kept as "
+                    "a private stand-in declared in the header", Pos(line, col))
     for line, col in src.lost:
         report.warn("ZS-CONV-LOST", "U+FFFD: a character was lost before this file was made (a bad "
                     "decoding); kept as a <g> declared in the header", Pos(line, col))

@@ -113,6 +113,8 @@ class Context:
         images = {}
         if self.imglist_dir and m:
             images = mandoku.read_imglist(os.path.join(self.imglist_dir, f"{m['id']}_{m['juan']}.txt"))
-        ed.pages = [(p, images.get(p.key, "")) for p in pages]
+        # a page printed twice (SBCK: two images of one page) is one surface
+        seen: set[str] = set()
+        ed.pages = [(p, images.get(p.key, "")) for p in pages if not (p.key in seen or seen.add(p.key))]
         ed.gaiji = [self.gaiji.get(g) or mandoku.Gaiji(g) for g in doc.gaiji_ids()]
         return ed

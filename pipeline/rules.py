@@ -210,7 +210,7 @@ def _needs_g(ch: str) -> str | None:
     """The rule a character breaks outside a declared <g>: private use and unassigned code
     points (ZS-CHAR-001), U+FFFD (ZS-TEXT-002); placeholders are ordinary text."""
     kind = glyph_kind(ch)
-    if kind == "private" or kind == "unassigned":
+    if kind in ("private", "unassigned", "control"):
         return "ZS-CHAR-001"
     return "ZS-TEXT-002" if kind == "lost" else None
 

@@ -10,7 +10,7 @@ import unicodedata
 from dataclasses import dataclass, field
 
 from . import files
-from .chars import DELIMITERS, LOST
+from .chars import DELIMITERS, LOST, stand_in
 from .errors import PipelineError, display
 from .limits import MAX_BYTES
 
@@ -28,6 +28,8 @@ class Source:
     meta: dict = field(default_factory=dict)    # from a <stem>.meta.json sidecar, if any
     renormalized: int = 0          # characters that NFC changed
     lost: list = field(default_factory=list)     # (line, col) of each U+FFFD in the text
+    controls: list = field(default_factory=list)  # (line, col, code point) of each control
+                                                   # character, held by its stand-in (chars)
     # A Kanripo (mandoku) source: the markup read (mandoku.Doc), its edition's context
     # (kanripo.Context), and, once a reader has joined its printed lines, the events the TEI
     # marks (mandoku.Event, counted) and the map from `text` positions back to the file.
@@ -142,19 +144,14 @@ def source_from_bytes(data: bytes, name: str, encoding: str | None = None,
     text = decode(data, name, encoding)
     if "\r" in text:                          # (most files have none: no copies then)
         text = text.replace("\r\n", "\n").replace("\r", "\n")
-    m = _CONTROL.search(text)
-    if m:
-        bad = m.start()
-        line = text.count("\n", 0, bad) + 1
-        col = bad - (text.rfind("\n", 0, bad) + 1) + 1
-        raise PipelineError(f"not a text file: character U+{ord(text[bad]):04X} (a control or "
-                            "non-character, not allowed in XML)", name, line, col, rule="ZS-SRC-001")
+    text, controls = _stand_in_controls(text, name)
     if not text.strip():
         raise PipelineError("empty file: nothing to convert", name, 1, 1, rule="ZS-SRC-001")
     nfc = unicodedata.normalize("NFC", text)
     changed = 0 if nfc == text else sum(1 for a, b in zip(text, nfc) if a != b) or 1
     lost = _positions(nfc, LOST) if LOST in nfc else []
     src = Source(name, nfc, hashlib.sha256(data).hexdigest(), meta or {}, changed, lost)
+    src.controls = controls
     from . import mandoku
     if mandoku.looks_like(nfc):
         from . import kanripo
@@ -163,6 +160,30 @@ def source_from_bytes(data: bytes, name: str, encoding: str | None = None,
         src.delimiters = mandoku.DELIMITERS
         src.kanripo = ctx.for_file(src)
     return src
+
+
+def _stand_in_controls(text: str, name: str) -> tuple[str, list]:
+    """A control character (or U+FFFE/U+FFFF) XML cannot hold is a damaged e-text's, now and
+    then (a stray U+0001 in a note of Kanripo's 儀禮): it is kept as its private stand-in
+    (chars.stand_in), declared in the TEI, with a warning at its place. Many of them make a
+    binary file, not a text: refused, naming the first."""
+    found = list(_CONTROL.finditer(text))
+    if not found:
+        return text, []
+    where = []
+    for m in found[:_MAX_CONTROLS + 1]:
+        bad = m.start()
+        line = text.count("\n", 0, bad) + 1
+        where.append((line, bad - (text.rfind("\n", 0, bad) + 1) + 1, ord(m.group())))
+    if len(found) > max(_MAX_CONTROLS, len(text) // 1000):
+        line, col, cp = where[0]
+        raise PipelineError(f"not a text file: character U+{cp:04X} (a control or non-character, "
+                            f"not allowed in XML), and {len(found) - 1} more", name, line, col,
+                            rule="ZS-SRC-001")
+    return _CONTROL.sub(lambda m: stand_in(m.group()), text), where
+
+
+_MAX_CONTROLS = 8
 
 
 def _positions(text: str, ch: str) -> list[tuple[int, int]]:

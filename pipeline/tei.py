@@ -12,7 +12,7 @@ import unicodedata
 from lxml import etree
 
 from . import __version__, persons
-from .chars import SUSPECT, UNICODE_VERSION, glyph_kind
+from .chars import SUSPECT, UNICODE_VERSION, glyph_kind, stood_in
 from .kanripo import GAIJI_IMAGES
 from .model import (AN, FORENAME, HAO, JING, MARK, NATIVE, QUE, SHU, SURNAME, TEXTUAL,
                     TRANSLATION, XIAOZHU, YINYI, YISHU, ZHU, ZI, Div, Document, Fw, Judgment,
@@ -157,11 +157,11 @@ class _Placer:
     def place(self, text: str, marked=None) -> str:
         marked = marked or self.marked
         events, end = self.events, self.kept + self._kept(text)
-        if self.i >= len(events) or events[self.i].at >= end:
+        if self.i >= len(events) or not self._here(events[self.i], end):
             self.kept = end
             return marked(text) if _ATTENTION.search(text) else text
         out, start, index = [], 0, self._counter(text)
-        while self.i < len(events) and events[self.i].at < end:
+        while self.i < len(events) and self._here(events[self.i], end):
             e = events[self.i]
             at = index(e.at - self.kept)
             if at > start:
@@ -177,6 +177,13 @@ class _Placer:
             out.append(marked(text[start:]))
         self.kept = end
         return "".join(out)
+
+    @staticmethod
+    def _here(e, end: int) -> bool:
+        """Does event `e` fall in the text that ends at `end`? A page or line break falls before
+        the character it precedes; the end of a note's first row after the one it follows (an
+        empty second row ends a note: its split belongs at that note's end)."""
+        return e.at < end or (e.at == end and e.kind == "row")
 
     def skip(self, text: str) -> str:
         """Count `text` as written where no event may stand (a gap's desc): its events come
@@ -615,6 +622,8 @@ class _Writer:
                 kind = glyph_kind(ch)
                 name = _GLYPH_NAMES.get(kind) or (
                     f"private use character U+{ord(ch):04X}" if kind == "private" else
+                    f"U+{stood_in(ch):04X} of the source, a control character XML cannot hold "
+                    f"(this private character stands for it)" if kind == "control" else
                     f"U+{ord(ch):04X}, a code point Unicode {UNICODE_VERSION} does not assign")
                 _el(g, "localProp", name="name", value=name)
                 _el(g, "mapping", ch, type="standard")

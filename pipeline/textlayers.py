@@ -14,14 +14,14 @@ LAYERS = ("all", "jing", "zhu", "yinyi", "shu", "yishu", "an", "textual", "trans
 # translation belong to the translation, not to the layers of the original.
 _ORIG = "[not(ancestor::t:ab[@type='translation'])]"
 _XPATH = {
-    "jing": "//t:body//t:ab[@type='jing']",
-    "zhu": "//t:body//t:note[@type='zhu']",
-    "yinyi": f"//t:body//t:note[@type='yinyi']{_ORIG}",
-    "shu": f"//t:body//t:note[@type='shu'][not(ancestor::t:note[@type='shu'])]{_ORIG}",
-    "yishu": "//t:body//t:note[@type='yishu']",
-    "an": f"//t:body//t:note[@type='an']{_ORIG}",
-    "textual": f"//t:body//t:note[@type='textual']{_ORIG}",
-    "translation": "//t:body//t:ab[@type='translation']",
+    "jing": "//t:text//t:ab[@type='jing']",
+    "zhu": "//t:text//t:note[@type='zhu']",
+    "yinyi": f"//t:text//t:note[@type='yinyi']{_ORIG}",
+    "shu": f"//t:text//t:note[@type='shu'][not(ancestor::t:note[@type='shu'])]{_ORIG}",
+    "yishu": "//t:text//t:note[@type='yishu']",
+    "an": f"//t:text//t:note[@type='an']{_ORIG}",
+    "textual": f"//t:text//t:note[@type='textual']{_ORIG}",
+    "translation": "//t:text//t:ab[@type='translation']",
 }
 _NS = {"t": TEI[1:-1]}
 _NOT_JING = {TEI + "note", TEI + "gap", TEI + "label"}     # printed markers are not 經
@@ -47,7 +47,7 @@ def layer_lines(root, layer: str, category: str | None = None, resp: str | None 
     quotations in 義疏 blocks, notes credited to him, and the 注/疏 he wrote."""
     if layer == "all" and not (category or resp):
         return [layer_text(root, "all")]
-    path = _XPATH.get(layer, "//t:body//*[@resp]")
+    path = _XPATH.get(layer, "//t:text//*[@resp]")
     if category:
         path += f"[@subtype='{category}']" if layer == "yishu" else f"[ancestor-or-self::t:note[@subtype='{category}']]"
     if resp:
@@ -63,8 +63,9 @@ def layer_lines(root, layer: str, category: str | None = None, resp: str | None 
 
 def layer_text(root, layer: str) -> str:
     if layer == "all":
-        body = root.find(f"{TEI}text/{TEI}body")
-        return _strip(etree.tostring(body, method="text", encoding=str)) if body is not None else ""
+        text = root.find(f"{TEI}text")
+        return _strip(etree.tostring(text, method="text", encoding=str, with_tail=False)) \
+            if text is not None else ""
     return "".join(layer_lines(root, layer))
 
 

@@ -294,10 +294,9 @@ def test_front_files_convert(path):
         assert [k for k, _ in divs(root)] == EXPECTED[work]
         assert all(d.find("t:head", NS) is not None or d.get("type") == "tiyao"
                    for d in root.xpath("//t:front/t:div", namespaces=NS))
-    # every page of the file, in order (but those after its last line, which mandoku.join
-    # leaves out for every layout: Doc.trailing_pages become no event)
+    # every page of the file, in order (those after its last line too)
     doc = mandoku.parse(open(path, encoding="utf-8").read(), path)
-    pages = [p.key for line in doc.lines for _, p in line.pages]
+    pages = [p.key for p in doc.pages()]
     assert [pb.get("facs")[2:] for pb in root.iter("{%s}pb" % NS["t"])] == pages
 
 

@@ -55,6 +55,8 @@ def prepare(src, layout: str, report) -> None:
                             f"{', '.join(sorted(n for n, m in READERS.items() if hasattr(m, 'paragraphs')))})",
                             src.name, rule="ZS-OPT-001")
     logical = mandoku.join(reader.paragraphs(src.mandoku.lines))
+    # pages after the last printed line (a file ending on a page marker) close the text
+    logical.events += [mandoku.Event(len(logical.text), "pb", p) for p in src.mandoku.trailing_pages]
     src.text = logical.text
     src.events = logical.counted(WHITESPACE | src.delimiters)
     src.locate = report.locate = logical.source_pos

@@ -221,7 +221,10 @@ def expected_text(data: bytes, intended: str | None) -> list[tuple[str, str]]:
     except PipelineError:
         pass                        # convert said 0 where the decoder refuses: the comparison below tells
     if intended is not None:
+        from pipeline.source import _CONTROL
+        from pipeline.chars import stand_in
         text = intended.replace("\r\n", "\n").replace("\r", "\n")
+        text = _CONTROL.sub(lambda m: stand_in(m.group()), text)    # kept as stand-ins
         wants.append(("the text the input encodes", lossless_form(unicodedata.normalize("NFC", text))))
     return wants
 
