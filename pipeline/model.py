@@ -307,6 +307,7 @@ class Document:
     meta: Meta
     divs: list[Div]
     front: list[Div] = field(default_factory=list)     # front matter: TEI <front>
+    back: list[Div] = field(default_factory=list)      # back matter (跋語): TEI <back>
 
     def units(self):
         return (b for b in self.blocks() if isinstance(b, Unit))
@@ -316,7 +317,7 @@ class Document:
         a recursive generator costs a frame switch per block and per level, and the writer,
         the id pass and the checks each walk every block."""
         out: list = []
-        for d in (*self.front, *self.divs):
+        for d in (*self.front, *self.divs, *self.back):
             _gather_blocks(d, out)
         return out
 
@@ -326,7 +327,7 @@ class Document:
             for b in div.blocks:
                 if isinstance(b, Div):
                     yield from walk(b)
-        for d in (*self.front, *self.divs):
+        for d in (*self.front, *self.divs, *self.back):
             yield from walk(d)
 
 

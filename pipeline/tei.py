@@ -538,11 +538,20 @@ class _Writer:
         self.out.append("<body>\n")
         for d in self.doc.divs:
             self.div(d)
-        if self.placer is not None and self.placer.pending():
+        back = self.doc.back
+        if self.placer is not None and self.placer.pending() and not back:
             # pages and blank columns after the last character: at the end of the last div
             closing = self.out.pop()
             self.out += [self.placer.rest(), "\n", closing]
         self.out.append("</body>")
+        if back:
+            self.out.append("\n<back>\n")
+            for d in back:
+                self.div(d)
+            if self.placer is not None and self.placer.pending():
+                closing = self.out.pop()
+                self.out += [self.placer.rest(), "\n", closing]
+            self.out.append("</back>")
         return "".join(self.out)
 
     # -- document --------------------------------------------------------------------------------

@@ -59,6 +59,7 @@ DESCRIPTION = "四庫全書 front matter (Kanripo _000): 提要, 序, 凡例, �
 # Division kinds (Div.kind) and the sections inside some of them
 TIYAO, XU, FANLI, XINGSHI, MULU, YUANMU = "tiyao", "xu", "fanli", "xingshi", "mulu", "yuanmu"
 YUZHI, CHUANSHU, KAOZHENG, JUANSHOU = "yuzhi", "chuanshu", "kaozheng", "juanshou"
+BA = "ba"                          # 跋語: an editor's afterword (考證跋語), TEI <back>
 SHENGZHI, GANGLING, DYNASTY = "shengzhi", "gangling", "dynasty"
 UNNAMED = "front"                  # prose before any heading the reader knows
 BODY_KINDS = frozenset((JUANSHOU,))
@@ -81,6 +82,8 @@ _MULU = re.compile(r"目[録錄录]$")
 # A 篇 of the 原目 (曲禮上第一, 喪服第十一○子夏傳) with its notes
 _PIAN = re.compile(rf"^[^()第]{{1,8}}第[{_NUM}]+(?=音義|疏|䟽|注|○|$)")
 _TIYAO_OPENS = re.compile(r"^[(（【]臣[)）】]等[謹谨]按")         # (臣)等謹按: a 提要 with no heading
+# 侍讀(臣)齊召南謹言…, 編修(臣紱)謹言…: an editor's afterword (跋語), with no heading
+_BA_OPENS = re.compile(r"^[^()（）]{0,8}[(（【]臣[^()（）【】]{0,3}[)）】][^()（）]{0,4}[謹谨]言")
 # An author line under a heading: 唐朝散大夫…臣賈公彥等奉勅撰, 漢鄭氏目録　唐賈公彥疏
 _AUTHOR = re.compile(r"^[唐漢宋晉魏隋元明梁陳齊周].*(?:撰|錄|録|疏|注|註|奉|述|音義)$")
 _CLOSING_LINE = re.compile(r"^[總总][　 ]*[纂校][　 ]*官")
@@ -181,6 +184,9 @@ class _Scanner:
         if _TIYAO_OPENS.match(text) and self.kind != TIYAO:
             self.kind, self.head, self.section, self.started = TIYAO, "", None, True
             return self._then(PROSE)
+        if _BA_OPENS.match(text) and self.kind != BA:
+            self.kind, self.head, self.section, self.started = BA, "", None, True
+            return self._then(PROSE)
         if self.kind == JUANSHOU and (plain == "聖制" or (_GANGLING.match(first) and indent <= 1)):
             self.section, self.started = (SHENGZHI if plain == "聖制" else GANGLING), True
             return self._then(SECTION)
@@ -256,6 +262,9 @@ def _census(lines) -> tuple[set, int, int]:
         head = text.split("\u3000", 1)[0]
         if _TIYAO_OPENS.match(head):
             found.add("提要")
+            continue
+        if _BA_OPENS.match(head):
+            found.add("跋語")
             continue
         if len(head) > 20 or indent > 4:
             continue
@@ -641,6 +650,7 @@ class _Builder:
         self.src, self.report = src, report
         self.front: list[Div] = []
         self.body: list[Div] = []
+        self.back: list[Div] = []
         self.div: Div | None = None            # the open top-level division
         self.section: Div | None = None        # the open section in it (卷首, 引用姓氏)
         self.pending: list[Fw] = []            # furniture before the next heading
@@ -745,6 +755,9 @@ class _Builder:
     def _place(self, div: Div) -> None:
         """A division goes in <front> or <body> by its kind, in the order printed: once the
         body has begun, whatever follows is in it too (TEI writes the front first)."""
+        if div.kind == BA:
+            self.back.append(div)
+            return
         (self.body if div.kind in BODY_KINDS or self.body else self.front).append(div)
 
     def _section(self, kind: str, text: str, pos: Pos) -> None:
@@ -842,7 +855,7 @@ class _Builder:
         meta.classification = ",".join(seen)
         meta.declared = self.declared
         meta.delimiters, meta.edition, meta.events = src.delimiters, src.kanripo, src.events
-        doc = Document(meta, body, self.front)
+        doc = Document(meta, body, self.front, self.back)
         meta.persons = _persons(doc)
         assign_ids(doc)
         return doc
