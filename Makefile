@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 BUILD  := build
 
-.PHONY: demo test tei docs bench fuzz clean
+.PHONY: demo test tei docs bench score fuzz clean
 
 $(BIN)/python:
 	@sh scripts/make-venv.sh $(PYTHON) $(VENV)
@@ -53,6 +53,13 @@ docs: $(STAMP)
 ## bench: throughput of each stage on a >= 20 MB corpus (see docs/performance.md)
 bench: $(STAMP)
 	$(BIN)/python bench/run.py
+
+## score: issue 14's measure (see bench/score.py): the 經 and 注 recovered from each 四庫 注疏 of
+## ../shared/kanripo against the SBCK and bare editions (character F1 after aligning, its ceiling
+## and their ratio), and the share of 疏 anchored by a quote, per work (and per 卷 with PER_JUAN=1);
+## WORKS="KR1d0053 master/KR1d0053" to choose; writes bench/out/score.json
+score: $(STAMP)
+	$(BIN)/python bench/score.py $(if $(WORKS),--works $(WORKS)) $(if $(PER_JUAN),--per-juan) $(if $(TEI),--tei $(TEI))
 
 ## fuzz: a long fuzz campaign (N=5000 inputs, default 1000; SEED=…): damaged corpus texts through
 ## convert, validate and text, then the whole hostile-XML matrix; failing inputs are saved under
