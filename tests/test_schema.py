@@ -1558,7 +1558,7 @@ def test_kanripo_writer_output_has_the_new_constructs(kanripo_outputs):
                  "//t:surface/t:graphic[starts-with(@url, 'https://img.example.org/wyg/')]",
                  "//t:surface[not(t:graphic)]", "//t:fw/t:pb[@ed='WYG'][@n='1-1a'][@facs='#f001-1a']",
                  "//t:seg/t:pb", "//t:head/t:lb", "//t:trailer/t:lb", "//t:label[@type='mark']/t:lb",
-                 "//t:note[@type='yinyi']/t:milestone[@unit='row']", "//t:term/t:milestone",
+                 "//t:note[@type='yinyi']/t:milestone[@unit='row']", "//t:seg[@type='fanqie']/t:milestone",
                  "//t:note[@type='shu']/t:p/t:milestone", "//t:note[@type='zhu']/t:g[@ref='#KR0002']",
                  "//t:div[@type='kaozheng']/t:head[@type='kaozheng']/t:pb",
                  "//t:ab[@type='kaozheng']/t:label[@type='lemma']",
