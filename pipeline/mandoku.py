@@ -42,6 +42,7 @@ DELIMITERS = frozenset((NOTE_OPEN, NOTE_CLOSE))
 # Gaiji with no character of their own are written with one of these (Kanripo's own private
 # characters are in plane 15): U+100000 + the id's number.
 GAIJI_BASE = 0x100000
+_WS = "".join(WHITESPACE)
 
 
 def looks_like(text: str) -> bool:
@@ -94,7 +95,7 @@ class Line:
 
     @property
     def blank(self) -> bool:
-        return not self.text.strip("".join(WHITESPACE))
+        return not self.text.strip(_WS)
 
     def cells(self) -> int:
         """Cells the line fills: a character one, a note the longer of its two rows."""
@@ -158,6 +159,9 @@ class _LineBuilder:
         """Append the printed text `s` (no markup but notes, gaiji and row splits) found at
         source line:col. A new run (for positions) starts only where markup left the text:
         after a row split or a gaiji."""
+        if ROW not in s and "&" not in s:       # most runs: nothing to look for in them
+            self._text(s, line, col)
+            return
         at = 0
         for m in _TOKEN.finditer(s):
             if m.start() > at:
@@ -221,6 +225,19 @@ def parse(text: str, name: str, gaiji_char=None) -> Doc:
         if raw.startswith("#"):
             _meta(doc, n, raw)
             continue
+        # The commonest lines, in short (the loop below reads them the same way): a printed
+        # line with its ¶ and no page marker, and a page marker on its own line.
+        if raw.endswith(LINE_END) and raw.find(LINE_END) == len(raw) - 1 and "<" not in raw \
+                and not raw.startswith("*"):
+            begin(n)
+            if len(raw) > 1:
+                b.add(raw[:-1], n, 1)
+            doc.lines.append(b.done(True))
+            b.reset(n)
+            continue
+        if b.empty() and _PAGE_LINE.fullmatch(raw):
+            pending.append(_page(raw[:-1], name, n, 1))
+            continue
         at, page_alone = 0, False            # page_alone: a marker with nothing else so far
         stars = _ORG_HEADING.match(raw)
         if stars:
@@ -230,7 +247,7 @@ def parse(text: str, name: str, gaiji_char=None) -> Doc:
             if chunk:
                 begin(n)
                 b.add(chunk, n, at + 1)
-                page_alone = page_alone and not chunk.strip("".join(WHITESPACE))
+                page_alone = page_alone and not chunk.strip(_WS)
             if m.group() == LINE_END:
                 if page_alone and b.empty():
                     page_alone = False       # the ¶ of a page marker's own line ends nothing
@@ -256,6 +273,7 @@ def parse(text: str, name: str, gaiji_char=None) -> Doc:
 
 
 _MARKUP = re.compile(r"<pb:[^<>]*>|¶")
+_PAGE_LINE = re.compile(r"<pb:[^<>]*>¶")
 # An org heading's stars (`** 1 曲禮上` in the tls editions): mandoku markup, not text.
 _ORG_HEADING = re.compile(r"\*+ +")
 
