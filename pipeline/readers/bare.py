@@ -79,16 +79,18 @@ def sniff(text: str) -> tuple[float, str]:
 # -- Kanripo's tls editions (mandoku) --------------------------------------------------------------
 def sniff_mandoku(doc) -> tuple[float, str]:
     """No small notes, punctuated, `** N` headings, numbered sections."""
-    lines = _split(doc.lines)
-    text = "".join(line.text for line in lines)
+    text = "".join(line.text for line in doc.lines)     # its phrases' too: _split only cuts
     if not text:
         return 0.0, "no text"
     notes = text.count("(")
     punct = len(_PUNCT.findall(text))
+    if punct * 20 < len(text):           # unpunctuated (most files): no need to cut the phrases
+        return 0.0, f"{notes} small notes, {punct} punctuation marks"
+    lines = _split(doc.lines)
+    if notes * 100 > len(lines):
+        return 0.0, f"{notes} small notes, {punct} punctuation marks"
     headings = sum(1 for line in lines if HEADING.match(line.text.strip(_WS)))
     numbers = sum(1 for line in lines if NUMBER.match(line.body))
-    if notes * 100 > len(lines) or punct * 20 < len(text):
-        return 0.0, f"{notes} small notes, {punct} punctuation marks"
     return 0.4 + 0.3 * bool(headings) + 0.3 * bool(numbers), \
         f"no small notes, punctuated, {headings} `** N` headings, {numbers} numbered sections"
 

@@ -161,7 +161,7 @@ def sniff_mandoku(doc) -> tuple[float, str]:
         margin += line.indent == 0
         text = line.text
         for m in _NOTE.finditer(text):
-            circled += any(c in m.group() for c in pieces.CIRCLES)
+            circled += _CIRCLE.search(text, m.start(), m.end()) is not None
             if m.start() == line.indent and closed:
                 continue
             notes += 1

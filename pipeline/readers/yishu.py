@@ -588,7 +588,7 @@ def sniff_mandoku(doc) -> tuple[float, str]:
     the compilers' 案, scholars named where a line or a separating U+3000 begins."""
     count = cats = said = 0
     for line in doc.lines:
-        if not line.text.strip(_WS):            # blank (Line.blank joins its set each time)
+        if line.blank:
             continue
         count += 1
         body = line.body
