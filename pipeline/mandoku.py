@@ -24,6 +24,7 @@ import bisect
 import os
 import re
 from dataclasses import dataclass, field
+from operator import attrgetter
 
 from .chars import WHITESPACE
 from .errors import PipelineError
@@ -344,16 +345,11 @@ class Logical:
     def counted(self, dropped: frozenset) -> list[Event]:
         """The events with `at` as the number of characters before them that the lossless
         invariant keeps (what the TEI writer counts as it writes the text)."""
-        out, kept, prev = [], 0, 0
-        text = self.text
         uncounted = re.compile("[" + re.escape("".join(sorted(dropped))) + "]")
-        for e in sorted(self.events, key=lambda e: e.at):   # stable: pb before lb at one point
-            if e.at > prev:
-                chunk = text[prev:e.at]
-                kept += len(chunk) - len(uncounted.findall(chunk))
-                prev = e.at
-            out.append(Event(kept, e.kind, e.value))
-        return out
+        gaps = [m.start() for m in uncounted.finditer(self.text)]     # where they are not kept
+        # stable: a pb before the lb at the same point
+        return [Event(e.at - bisect.bisect_left(gaps, e.at), e.kind, e.value)
+                for e in sorted(self.events, key=attrgetter("at"))]
 
 
 def join(paragraphs: list[list[Line]]) -> Logical:
@@ -371,22 +367,17 @@ def join(paragraphs: list[list[Line]]) -> Logical:
             text, skip = line.text, 0
             if k:
                 skip = line.indent                       # a continuation's indentation
-                if line.body.startswith(NOTE_OPEN) and out and out[-1].endswith(NOTE_CLOSE):
+                if text.startswith(NOTE_OPEN, skip) and out and out[-1].endswith(NOTE_CLOSE):
                     out[-1] = out[-1][:-1]              # the note goes on: one note, not two
                     size -= 1
                     skip += 1
             base = size - skip
-            # in the order they are printed: a page that begins with the line comes before its
-            # line break; then the line's own row splits, gaiji and pages, by offset
-            inline = [(max(off, skip), 0, Event(base + max(off, skip), "pb", page))
-                      for off, page in line.pages]
-            events += [e for off, _, e in inline if off <= skip]
-            if line.begins:
-                events.append(Event(size, "lb"))
-            inline = [x for x in inline if x[0] > skip]
-            inline += [(off, 1, Event(base + off, "row")) for off in line.rows]
-            inline += [(off, 2, Event(base + off, "g", gid)) for off, gid in line.gaiji]
-            events += [e for *_, e in sorted(inline, key=lambda x: (x[0], x[1]))]
+            if line.pages or line.gaiji:
+                events += _events(line, size, base, skip)
+            else:                                        # most lines: the break, then the rows
+                if line.begins:
+                    events.append(Event(size, "lb"))
+                events += [Event(base + off, "row") for off in line.rows]
             cols = line.cols
             if skip:                                     # runs cut by the left-out indentation
                 cols = [(max(off, skip), sl, sc + max(off, skip) - off)
@@ -399,6 +390,22 @@ def join(paragraphs: list[list[Line]]) -> Logical:
         out.append("\n")
         size += 1
     return Logical("".join(out), chunks, line_starts, events)     # in text order already
+
+
+def _events(line: Line, size: int, base: int, skip: int) -> list[Event]:
+    """A line's events, at `size` in the logical text (`base` + an offset in the line) with
+    the first `skip` characters of the line left out, in the order they are printed: a page
+    that begins with the line comes before its line break; then the line's own row splits,
+    gaiji and pages, by offset."""
+    inline = [(max(off, skip), 0, Event(base + max(off, skip), "pb", page))
+              for off, page in line.pages]
+    out = [e for off, _, e in inline if off <= skip]
+    if line.begins:
+        out.append(Event(size, "lb"))
+    inline = [x for x in inline if x[0] > skip]
+    inline += [(off, 1, Event(base + off, "row")) for off in line.rows]
+    inline += [(off, 2, Event(base + off, "g", gid)) for off, gid in line.gaiji]
+    return out + [e for *_, e in sorted(inline, key=lambda x: (x[0], x[1]))]
 
 
 def flow(lines: list[Line], stands_alone) -> list[list[Line]]:
