@@ -156,13 +156,15 @@ class _Placer:
 
     def place(self, text: str, marked=None) -> str:
         marked = marked or self.marked
-        events, end = self.events, self.kept + self._kept(text)
-        if self.i >= len(events) or not self._here(events[self.i], end):
+        events, i, end = self.events, self.i, self.kept + self._kept(text)
+        if i >= len(events) or not self._here(events[i], end):     # most texts: no event
             self.kept = end
             return marked(text) if _ATTENTION.search(text) else text
+        if _ATTENTION.search(text) is None:
+            marked = str                        # no slice of it needs escaping or a <g> either
         out, start, index = [], 0, self._counter(text)
-        while self.i < len(events) and self._here(events[self.i], end):
-            e = events[self.i]
+        while i < len(events) and self._here(events[i], end):
+            e = events[i]
             at = index(e.at - self.kept)
             if at > start:
                 out.append(marked(text[start:at]))
@@ -172,10 +174,10 @@ class _Placer:
                 start = at + 1
             else:
                 out.append(_event(e))
-            self.i += 1
+            i += 1
         if start < len(text):
             out.append(marked(text[start:]))
-        self.kept = end
+        self.i, self.kept = i, end
         return "".join(out)
 
     @staticmethod
