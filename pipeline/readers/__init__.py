@@ -34,9 +34,17 @@ def detect(text: str, name: str = "") -> tuple[str, str]:
 
 
 def detect_mandoku(doc, name: str = "") -> tuple[str, str]:
-    """(layout, why) for a Kanripo file: of the readers that read mandoku, the best scored."""
-    scored = sorted(((m.sniff_mandoku(doc), n) for n, m in READERS.items() if hasattr(m, "sniff_mandoku")),
-                    key=lambda x: (-x[0][0], x[1]))
+    """(layout, why) for a Kanripo file: of the readers that read mandoku, the best scored
+    (of equal scores, the first by name). As in detect(), the first to score 1 is chosen
+    without asking the others."""
+    scored = []
+    for n in sorted(READERS):
+        if hasattr(READERS[n], "sniff_mandoku"):
+            score, why = READERS[n].sniff_mandoku(doc)
+            if score >= 1.0:
+                return n, "Kanripo mandoku markup; " + why
+            scored.append(((score, why), n))
+    scored.sort(key=lambda x: (-x[0][0], x[1]))
     (score, why), best = scored[0]
     if score < 0.2:
         raise PipelineError("a Kanripo file, but no layout fits it (" + "; ".join(

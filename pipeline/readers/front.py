@@ -248,11 +248,12 @@ _PLAIN_CUES = ("提要", "凡例", "姓氏", "目録", "目錄", "目录", "原�
 _JUAN_TITLE = re.compile(rf"^\S+?[卷巻][第]?[{_NUM}]+(?:之[{_NUM}]+)?[上中下]?(?:\(.*\))?$")
 
 
-def _census(lines) -> tuple[set, int, int]:
-    """(front headings seen, 卷 title lines seen, lines of text) in (text, indent) lines. The
+def _census(lines) -> tuple[set, bool, int]:
+    """(front headings seen, whether a 卷 title line was, lines of text) in (text, indent)
+    lines, up to the first 卷 title: a file that has one is a 卷, whatever follows. The
     headings and 卷 titles are short first cells: the lines of text (most) are passed over
     with a look at their first cell's length and characters."""
-    found, juan, count = set(), 0, 0
+    found, count = set(), 0
     for text, indent in lines:
         if not text.strip(_WS):
             continue
@@ -275,13 +276,13 @@ def _census(lines) -> tuple[set, int, int]:
                     found.add(name)
         if indent <= 1 and ("卷" in first or "巻" in first) and "\u3000" not in text.rstrip(_WS) \
                 and _JUAN_TITLE.match(head):
-            juan += 1                       # 禮記注疏卷一: a 卷 file (the 目録 prints bare 卷一)
-    return found, juan, count
+            return found, True, count       # 禮記注疏卷一: a 卷 file (the 目録 prints bare 卷一)
+    return found, False, count
 
 
-def _score(found: set, juan: int, lines: int) -> tuple[float, str]:
+def _score(found: set, juan: bool, lines: int) -> tuple[float, str]:
     if juan:
-        return 0.0, f"{juan} 卷 title lines"
+        return 0.0, "a 卷 title line"
     if not lines:
         return 0.5, "no text, pages only (front matter not transcribed)"
     if not found:
