@@ -30,7 +30,10 @@ def _no_cyclic_gc():
     """A conversion allocates hundreds of thousands of small objects and frees none of them
     before it ends, so the cyclic collector's passes over them find next to nothing (the model
     holds no cycles) and cost 2–6 % of the time. Reference counting still frees the objects; the
-    few cycles left are collected once the collector is back on."""
+    few cycles left are collected once the collector is back on. Its first pass then walks
+    every object made meanwhile that is still alive: convert_file reads the source inside the
+    window too (a Kanripo file's parse makes more objects than its conversion) and lets it go
+    before the window ends."""
     was_enabled = gc.isenabled()
     gc.disable()
     try:
@@ -85,14 +88,20 @@ def convert_file(path: str, out: str | None = None, fmt: str = "auto", work: str
     """Convert one file; with `out`, write the TEI there (atomically) if the conversion has no
     error: a failed conversion never replaces a good earlier output. `kanripo`: where a Kanripo
     file's context is, when not beside it (kanripo.Options)."""
-    src = read_source(path, encoding, kanripo)
-    if work:
-        src.meta["work"] = check_text(work, "--work")
-    data, report = convert_source(src, fmt)
+    with _no_cyclic_gc():
+        data, report = _convert_path(path, fmt, work, encoding, kanripo)
     if out and not report.errors:
         files.make_dirs(os.path.dirname(os.path.abspath(out)))
         files.write_atomic(out, data)
     return data, report
+
+
+def _convert_path(path: str, fmt: str, work: str | None, encoding: str | None,
+                  kanripo) -> tuple[bytes, Report]:
+    src = read_source(path, encoding, kanripo)
+    if work:
+        src.meta["work"] = check_text(work, "--work")
+    return convert_source(src, fmt)
 
 
 def _check_lossless(body: str, src: Source, report: Report) -> None:

@@ -122,12 +122,11 @@ class _Placer:
     `<pb ed n facs/>`, the start of a printed line `<lb/>`, the end of a note's first row
     `<milestone unit="row"/>`; a gaiji's character goes in `<g ref="#KR0427">`."""
 
-    def __init__(self, events, delimiters: frozenset, marked):
+    def __init__(self, events, delimiters: frozenset):
         from .chars import WHITESPACE
         self.events, self.i, self.kept = events, 0, 0
         self.dropped = "".join(sorted(WHITESPACE | delimiters))
         self.uncounted = re.compile("[" + re.escape(self.dropped) + "]")
-        self.marked = marked
 
     def pending(self) -> bool:
         return self.i < len(self.events)
@@ -154,8 +153,8 @@ class _Placer:
                 else len(text)
         return index
 
-    def place(self, text: str, marked=None) -> str:
-        marked = marked or self.marked
+    def place(self, text: str, marked) -> str:
+        """`text` as written, its events placed; `marked` writes the text between them."""
         events, i, end = self.events, self.i, self.kept + self._kept(text)
         if i >= len(events) or not self._here(events[i], end):     # most texts: no event
             self.kept = end
@@ -236,9 +235,10 @@ class _Writer:
         self.glyphs: dict[str, str] = {}       # character → its <g>, as written
         self.translation_langs: set[str] = set()
         self.out: list[str] = []
-        # A Kanripo source's pages, lines, rows and gaiji, placed as the text is written
-        self.placer = _Placer(doc.meta.events, doc.meta.delimiters, self._marked) \
-            if doc.meta.events else None
+        # A Kanripo source's pages, lines, rows and gaiji, placed as the text is written (the
+        # placer is given _marked at each call: holding it would make a cycle, which keeps the
+        # whole document alive until the cyclic collector's next pass)
+        self.placer = _Placer(doc.meta.events, doc.meta.delimiters) if doc.meta.events else None
 
     # -- text ------------------------------------------------------------------------------------
     def put(self, text: str) -> None:
@@ -250,7 +250,7 @@ class _Writer:
         that need one in a <g> (none, `literal`: symbols printed as such), and a Kanripo
         source's pages and lines placed in it."""
         if self.placer is not None:
-            return self.placer.place(text, _esc if literal else None)
+            return self.placer.place(text, _esc if literal else self._marked)
         if literal:
             return _esc(text)
         # most text is copied as it is: the check is made here, not in a call
