@@ -44,6 +44,8 @@ DELIMITERS = frozenset((NOTE_OPEN, NOTE_CLOSE))
 # characters are in plane 15): U+100000 + the id's number.
 GAIJI_BASE = 0x100000
 _WS = "".join(WHITESPACE)
+# A note as Line.cells counts it: from its ( to the next ) or the end of the line
+_CELL_NOTE = re.compile(r"\([^)]*\)?")
 
 
 def looks_like(text: str) -> bool:
@@ -99,21 +101,15 @@ class Line:
         return not self.text.strip(_WS)
 
     def cells(self) -> int:
-        """Cells the line fills: a character one, a note the longer of its two rows."""
-        n, depth, rows, split = 0, False, [0, 0], set(self.rows)
-        for k, ch in enumerate(self.text):
-            if k in split:
-                rows_at = 1
-            if ch == NOTE_OPEN and not depth:
-                depth, rows, rows_at = True, [0, 0], 0
-            elif ch == NOTE_CLOSE and depth:
-                depth = False
-                n += max(rows)
-            elif depth:
-                rows[1 if k in split or rows_at else 0] += 1
-            else:
-                n += 1
-        return n + (max(rows) if depth else 0)
+        """Cells the line fills: a character one, a note the longer of its two rows (the
+        first ends at the note's first row split)."""
+        n, at = 0, 0
+        for m in _CELL_NOTE.finditer(self.text):
+            a, b = m.start() + 1, m.end() - m.group().endswith(NOTE_CLOSE)
+            split = next((r for r in self.rows if a <= r <= b), b)
+            n += m.start() - at + max(split - a, b - split)
+            at = m.end()
+        return n + len(self.text) - at
 
     def opens_with_note(self) -> bool:
         return self.body.startswith(NOTE_OPEN)
