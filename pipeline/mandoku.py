@@ -24,7 +24,7 @@ import bisect
 import os
 import re
 from dataclasses import dataclass, field
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 
 from .chars import WHITESPACE
 from .errors import PipelineError
@@ -323,20 +323,25 @@ class Logical:
     """Printed lines joined into paragraphs: the text a layout reader reads, the way back to
     the file, and the events."""
     text: str
-    chunks: list             # (offset, source line, source column), sorted by offset
+    # (start, base, printed line) for each printed line with text in `text`: that text begins
+    # at `start`, and the line's offset k is at base + k (what was left out lies before start)
+    placed: list
     line_starts: list[int]   # offset of each line of `text`
     events: list[Event]
 
     def source_pos(self, line: int, col: int) -> tuple[int, int]:
-        """The file position of `text`'s line:col (1-based)."""
+        """The file position of `text`'s line:col (1-based): in the run of the printed line
+        it falls in (or the last before it) that begins where it is or before."""
         if not 0 < line <= len(self.line_starts):
             return line, col
         off = self.line_starts[line - 1] + col - 1
-        i = bisect.bisect_right(self.chunks, (off, float("inf"), 0)) - 1
+        i = bisect.bisect_right(self.placed, off, key=itemgetter(0)) - 1
         if i < 0:
             return line, col
-        start, sl, sc = self.chunks[i]
-        return sl, sc + off - start
+        _, base, printed = self.placed[i]
+        at = off - base                                  # the offset in the printed line
+        start, sl, sc = printed.cols[bisect.bisect_right(printed.cols, (at, float("inf"), 0)) - 1]
+        return sl, sc + at - start
 
     def counted(self, dropped: frozenset) -> list[Event]:
         """The events with `at` as the number of characters before them that the lossless
@@ -353,7 +358,7 @@ def join(paragraphs: list[list[Line]]) -> Logical:
     indentation after the first left out, a note continued from one line to the next made one
     note), the paragraphs one per line."""
     out: list[str] = []
-    chunks: list = []
+    placed: list = []
     line_starts: list[int] = []
     events: list[Event] = []
     size = 0
@@ -374,18 +379,14 @@ def join(paragraphs: list[list[Line]]) -> Logical:
                 if line.begins:
                     events.append(Event(size, "lb"))
                 events += [Event(base + off, "row") for off in line.rows]
-            cols = line.cols
-            if skip:                                     # runs cut by the left-out indentation
-                cols = [(max(off, skip), sl, sc + max(off, skip) - off)
-                        for i, (off, sl, sc) in enumerate(cols)
-                        if (cols[i + 1][0] if i + 1 < len(cols) else len(text)) > skip]
-            chunks += [(base + off, sl, sc) for off, sl, sc in cols]
+            if len(text) > skip:                         # not all left out
+                placed.append((size, base, line))
             piece = text[skip:]
             out.append(piece)
             size += len(piece)
         out.append("\n")
         size += 1
-    return Logical("".join(out), chunks, line_starts, events)     # in text order already
+    return Logical("".join(out), placed, line_starts, events)     # in text order already
 
 
 def _events(line: Line, size: int, base: int, skip: int) -> list[Event]:
