@@ -127,7 +127,7 @@ _WS = "".join(WHITESPACE)
 _NUM = "〇零一二三四五六七八九十百千"
 _NOTE = re.compile(r"\([^()]*\)")
 # A note that follows a marker belongs to the 注疏 layouts (音義(…), 疏(…)), not to this one.
-_MARKED = re.compile(r"(?:音義|音义|疏|䟽)$")
+_MARKERS = ("音義", "音义", "疏", "䟽")
 # The 卷 title, at the head or the tail of a 卷: 周禮卷第一, 纂圖互註禮記卷之二, and (naming the
 # work as the edition does) 纂圗互註禮記之十三.
 _JUAN = re.compile(rf"^(?P<work>[^{_WS}()]{{0,8}}?)(?P<kw>卷[第之]?|之)(?P<n>[{_NUM}]+)$")
@@ -152,29 +152,30 @@ def sniff_mandoku(doc) -> tuple[float, str]:
     """The 注 right after each 經 phrase, in small characters with no marker, every line printed
     at the margin: the share of notes after no marker times the share of lines at the margin
     (the 注疏 put their notes after 音義 and 疏, the 義疏 indent their commentary)."""
-    notes = unmarked = circled = margin = body = 0
+    printed = [line for line in doc.lines if not line.blank]
+    if not printed:
+        return 0.25, "no printed text (a 卷 of page markers only)"
+    margin, body = sum(line.indent == 0 for line in printed), len(printed)
+    mulu = _MULU.match(doc.lines[0].body.strip(_WS))
+    flush = margin / body
+    if flush <= 0.75 and not mulu:          # no share of notes makes up for it (the 義疏)
+        return 0.0, f"{margin} of {body} lines at the margin"
+    notes = unmarked = circled = 0
     closed = False                        # the line before ended in a note: a ( line goes on
-    for line in doc.lines:
-        if line.blank:
-            continue
-        body += 1
-        margin += line.indent == 0
+    for line in printed:
         text = line.text
         for m in _NOTE.finditer(text):
             circled += _CIRCLE.search(text, m.start(), m.end()) is not None
             if m.start() == line.indent and closed:
                 continue
             notes += 1
-            unmarked += _MARKED.search(text, 0, m.start()) is None
+            unmarked += not text.endswith(_MARKERS, 0, m.start())
         closed = text.endswith(")")
-    if not body:
-        return 0.25, "no printed text (a 卷 of page markers only)"
-    if _MULU.match(doc.lines[0].body.strip(_WS)) and unmarked == notes:
+    if mulu and unmarked == notes:
         return 0.3, f"a 目録 of {body} lines"
     if not notes:
         return 0.0, "no small-character notes"
-    share, flush = unmarked / notes, margin / body
-    score = share * min(1.0, max(0.0, (flush - 0.75) / 0.2))
+    score = unmarked / notes * min(1.0, max(0.0, (flush - 0.75) / 0.2))
     return score, (f"{unmarked} of {notes} notes after no marker, {circled} with ○/〇 inside, "
                    f"{margin} of {body} lines at the margin")
 
