@@ -80,6 +80,9 @@ def _convert(src: Source, fmt: str) -> tuple[bytes, Report]:
     data, body = to_tei_text(doc, report)
     _check_lossless(body, src, report)
     report.stats = _stats(doc)
+    # Positions are mapped to the file as issues are added: the map (a Kanripo file's joined
+    # text and printed lines) is not kept with the report, which a pool sends back whole.
+    report.locate = None
     return data, report
 
 
