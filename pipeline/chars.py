@@ -175,8 +175,30 @@ def lossless_form(s: str, delimiters: frozenset = DELIMITERS) -> str:
     return without(s, "".join(sorted(WHITESPACE | delimiters)))
 
 
+def _compat_sequences() -> dict[int, str]:
+    path = os.path.join(os.path.dirname(__file__), "data", "cjk-compat-svs.txt")
+    with open(path, encoding="ascii") as f:
+        rows = [line.split() for line in f if line[:1] != "#"]
+    return {int(compat, 16): chr(int(base, 16)) + chr(int(selector, 16)) for compat, base, selector in rows}
+
+
+# NFC maps a CJK compatibility ideograph (U+2F80F) to its unified ideograph (U+5154), losing
+# the distinction the e-text made; its standardized variation sequence (U+5154 U+FE00) keeps
+# it through every normalisation, so the source is read with these sequences instead.
+COMPAT_SEQUENCES = _compat_sequences()
+_COMPAT = re.compile("[\uf900-\ufaff\U0002f800-\U0002fa1f]")
+
+
 def normalize(s: str) -> str:
+    """`s` in NFC, its CJK compatibility ideographs kept as their variation sequences."""
+    if _COMPAT.search(s):
+        s = s.translate(COMPAT_SEQUENCES)
     return unicodedata.normalize("NFC", s)
+
+
+def compat_offsets(s: str) -> list[int]:
+    """Where `s` holds a CJK compatibility ideograph (normalize keeps each as a sequence)."""
+    return [m.start() for m in _COMPAT.finditer(s) if ord(m.group()) in COMPAT_SEQUENCES]
 
 
 # Quotation marks a lemma, sub-lemma or gloss may be printed in: “” (modern punctuation) or 「」

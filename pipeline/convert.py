@@ -53,6 +53,11 @@ def _convert(src: Source, fmt: str) -> tuple[bytes, Report]:
     report.layout = fmt
     if src.renormalized:
         report.warn("ZS-CONV-NFC", f"{src.renormalized} characters normalised to NFC")
+    if src.compat:
+        n, (line, col) = src.compat
+        report.warn("ZS-CONV-COMPAT", f"{n} CJK compatibility ideograph{'s' if n > 1 else ''} (the "
+                    "first here) kept as standardized variation sequences: NFC would have replaced "
+                    "them by their unified ideographs", Pos(line, col))
     for line, col, cp in src.controls:
         report.warn("ZS-CONV-CONTROL", f"U+{cp:04X}, a control character XML cannot hold, kept as "
                     "a private stand-in declared in the header", Pos(line, col))

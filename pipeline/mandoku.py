@@ -8,6 +8,8 @@
                                              first row ends; a note printed over several lines
                                              is written `(…)` again on each line
     …&KR0427;…                               a character Unicode lacks, from Kanripo's table
+    ** 1 曲禮上                              an org heading (the tls editions): its stars are
+                                             markup, its text the heading's
 
 `parse` reads the markup once into printed lines (markup gone, each gaiji one character, notes
 still in `( )`), with the pages, line breaks, row splits and gaiji as events at offsets of the
@@ -80,6 +82,10 @@ class Line:
     gaiji: list[tuple[int, str]] = field(default_factory=list)   # (offset, Kanripo id)
     pages: list[tuple[int, Page]] = field(default_factory=list)  # (offset, page) starting there
     ended: bool = True       # closed by ¶ (the last line of a file may not be)
+    # False for a part a reader cut from a printed line after its start (a bare edition's
+    # heading runs on into the next section with no ¶): read as a line of its own, but the
+    # edition broke no line there, so it has no <lb>
+    begins: bool = True
 
     @property
     def body(self) -> str:
@@ -216,7 +222,10 @@ def parse(text: str, name: str, gaiji_char=None) -> Doc:
             _meta(doc, n, raw)
             continue
         at, page_alone = 0, False            # page_alone: a marker with nothing else so far
-        for m in _MARKUP.finditer(raw):
+        stars = _ORG_HEADING.match(raw)
+        if stars:
+            at = stars.end()                 # org markup, like `#` lines: the heading's text stays
+        for m in _MARKUP.finditer(raw, at):
             chunk = raw[at:m.start()]
             if chunk:
                 begin(n)
@@ -247,6 +256,8 @@ def parse(text: str, name: str, gaiji_char=None) -> Doc:
 
 
 _MARKUP = re.compile(r"<pb:[^<>]*>|¶")
+# An org heading's stars (`** 1 曲禮上` in the tls editions): mandoku markup, not text.
+_ORG_HEADING = re.compile(r"\*+ +")
 
 
 def _meta(doc: Doc, n: int, raw: str) -> None:
@@ -352,7 +363,8 @@ def join(paragraphs: list[list[Line]]) -> Logical:
             inline = [(max(off, skip), 0, Event(base + max(off, skip), "pb", page))
                       for off, page in line.pages]
             events += [e for off, _, e in inline if off <= skip]
-            events.append(Event(size, "lb"))
+            if line.begins:
+                events.append(Event(size, "lb"))
             inline = [x for x in inline if x[0] > skip]
             inline += [(off, 1, Event(base + off, "row")) for off in line.rows]
             inline += [(off, 2, Event(base + off, "g", gid)) for off, gid in line.gaiji]

@@ -10,7 +10,7 @@ import unicodedata
 from dataclasses import dataclass, field
 
 from . import files
-from .chars import DELIMITERS, LOST, stand_in
+from .chars import COMPAT_SEQUENCES, DELIMITERS, LOST, compat_offsets, stand_in
 from .errors import PipelineError, display
 from .limits import MAX_BYTES
 
@@ -27,6 +27,8 @@ class Source:
     sha256: str                    # of the bytes as read
     meta: dict = field(default_factory=dict)    # from a <stem>.meta.json sidecar, if any
     renormalized: int = 0          # characters that NFC changed
+    compat: tuple | None = None    # (how many, (line, col) of the first) CJK compatibility
+                                   # ideographs, read as their variation sequences (chars)
     lost: list = field(default_factory=list)     # (line, col) of each U+FFFD in the text
     controls: list = field(default_factory=list)  # (line, col, code point) of each control
                                                    # character, held by its stand-in (chars)
@@ -147,11 +149,17 @@ def source_from_bytes(data: bytes, name: str, encoding: str | None = None,
     text, controls = _stand_in_controls(text, name)
     if not text.strip():
         raise PipelineError("empty file: nothing to convert", name, 1, 1, rule="ZS-SRC-001")
+    compat = compat_offsets(text)
+    if compat:                                # kept as their variation sequences (chars)
+        at = compat[0]
+        first = (text.count("\n", 0, at) + 1, at - (text.rfind("\n", 0, at) + 1) + 1)
+        text = text.translate(COMPAT_SEQUENCES)
     nfc = unicodedata.normalize("NFC", text)
     changed = 0 if nfc == text else sum(1 for a, b in zip(text, nfc) if a != b) or 1
     lost = _positions(nfc, LOST) if LOST in nfc else []
     src = Source(name, nfc, hashlib.sha256(data).hexdigest(), meta or {}, changed, lost)
     src.controls = controls
+    src.compat = (len(compat), first) if compat else None
     from . import mandoku
     if mandoku.looks_like(nfc):
         from . import kanripo

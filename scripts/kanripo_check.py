@@ -9,11 +9,12 @@ it checks: the mandoku markup is read again below, with regular expressions, fro
 /work/notes/kanripo.md describes it.
 
 * lossless: the file less its `#` lines, `<pb:…>`, `¶`, the note parentheses and the `/` inside
-  them and whitespace (Unicode White_Space) equals the text of the TEI's <text>, where
+  them, an org heading's stars (`** 1 曲禮上`) and whitespace (Unicode White_Space) equals the text of the TEI's <text>, where
   `<g ref="#KRnnnn">…</g>` stands for the file's `&KRnnnn;` and a <g> holding a private stand-in
   (U+10FF00 + its code point, pipeline/chars.py) for the control character XML cannot hold
-  (Kanripo's 儀禮 has a stray U+0001). Compared canonically (NFC, the project's invariant) and
-  code point for code point.
+  (Kanripo's 儀禮 has a stray U+0001), and a CJK compatibility ideograph of the file stands as
+  its standardized variation sequence (U+2F80F → U+5154 U+FE00). Compared canonically (NFC,
+  the project's invariant) and code point for code point.
 * pages: one <pb> per page marker, in the file's order, with the marker's edition and leaf
   (`<pb:KR1d0053_WYG_003-1a>` → ed="WYG" n="3-1a"), placed where the marker is (the same count of
   text characters before it); its @facs names a <surface> whose <graphic url> is the image the
@@ -56,6 +57,19 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 KANRIPO = ROOT.parent / "shared" / "kanripo"
 TEI_ALL = ROOT.parent / "shared" / "tei-p5" / "tei_all.rng"
 EDITIONS = ("WYG", "master", "SBCK", "bare")
+
+
+def _compat_sequences() -> dict:
+    """Unicode's standardized variation sequence of each CJK compatibility ideograph: the TEI
+    holds these for the file's compatibility ideographs (NFC would lose them; docs/rules.md
+    ZS-CONV-COMPAT), so the file is read with them. The table is data from Unicode's
+    StandardizedVariants.txt, not the pipeline's reading of the file."""
+    rows = (line.split() for line in open(ROOT / "pipeline" / "data" / "cjk-compat-svs.txt", encoding="ascii")
+            if not line.startswith("#"))
+    return {int(c, 16): chr(int(b, 16)) + chr(int(v, 16)) for c, b, v in rows}
+
+
+COMPAT_SEQUENCES = _compat_sequences()
 ZHUSHU_FOLDERS = ("WYG/KR1d0003", "WYG/KR1d0028", "WYG/KR1d0053", "master/KR1d0053")
 JUAN_FILE = re.compile(r"^(KR\d[a-z]\d{4})_(\d{3})\.txt$")
 ZHUSHU_CLI = [sys.executable, "-c", "from pipeline.cli import main; main(prog_name='zhushu')"]
@@ -157,7 +171,7 @@ class Raw:
 
 
 def read_raw(path) -> Raw:
-    text = pathlib.Path(path).read_bytes().decode("utf-8")
+    text = pathlib.Path(path).read_bytes().decode("utf-8").translate(COMPAT_SEQUENCES)
     r = Raw()
     parts: list[str] = []
     size = 0
@@ -174,9 +188,10 @@ def read_raw(path) -> Raw:
         if re.fullmatch(r"(?:<pb:[^<>]*>)+¶", raw):
             r.own_lines -= 1
         r.own_lines += raw.count("¶")
-        at, after_page = 0, False
+        stars = re.match(r"\*+ +", raw)     # an org heading's stars: markup
+        at, after_page = (stars.end() if stars else 0), False
         line_begin = size
-        for m in list(_MARKUP.finditer(raw)) + [None]:
+        for m in list(_MARKUP.finditer(raw, at)) + [None]:
             chunk = raw[at:m.start() if m else len(raw)]
             if chunk:
                 if not pending:

@@ -32,12 +32,12 @@ def _convert(path):
 
 
 def _file_text(path) -> str:
-    """The file's text less the mandoku markup (# lines, page markers, ¶, note parentheses)
-    and whitespace, each gaiji its character: what the TEI must hold."""
+    """The file's text less the mandoku markup (# lines, an org heading's stars, page markers,
+    ¶, note parentheses) and whitespace, each gaiji its character: what the TEI must hold."""
     from pipeline import kanripo, mandoku
     from pipeline.chars import lossless_form
     raw = open(path, encoding="utf-8").read()
-    text = "".join(l for l in raw.split("\n") if not l.startswith("#"))
+    text = "".join(re.sub(r"^\*+ +", "", l) for l in raw.split("\n") if not l.startswith("#"))
     gaiji = kanripo.Context.near(str(path)).gaiji_char
     text = mandoku.GAIJI.sub(lambda m: gaiji(m.group(1)), re.sub(r"<pb:[^<>]*>|¶", "", text))
     return lossless_form(text, frozenset("()"))
@@ -78,7 +78,7 @@ def test_zhouli_guan_heading_opens_the_division(zhouli):
     top = root.findall(f"{T}text/{T}body/{T}div")
     assert [(d.get("type"), d.get("n")) for d in top] == [("section", "1")]
     head = top[0].find(f"{T}head")
-    assert head.get("type") == "section" and _text(head) == "**1天官冢宰"
+    assert head.get("type") == "section" and _text(head) == "1天官冢宰"
     # the division of the file is the 官 its heading names
     assert root.findtext(f".//{T}titleStmt/{T}title[@type='juan']") == "天官冢宰"
 
@@ -139,7 +139,7 @@ def test_liji_sections_glued_to_their_first_phrase(liji):
     assert report.layout == "bare" and not report.issues
     _lossless(root, FIX / "bare_liji.txt")
     top = root.find(f"{T}text/{T}body/{T}div")
-    assert top.get("n") == "23" and _text(top.find(f"{T}head")) == "**23喪服大記"
+    assert top.get("n") == "23" and _text(top.find(f"{T}head")) == "23喪服大記"
     secs = _sections(root)
     assert [d.get("n") for d in secs] == ["23.1", "23.2", "23.3"]
     assert [_text(d.find(f"{T}ab/{T}label")) for d in secs] == ["23.1", "23.2", "23.3"]
@@ -156,9 +156,10 @@ def test_liji_units_and_phrases(liji):
         "士之喪，二日而殯，三日之朝，主人杖，婦人皆杖。",
         "於君命，夫人命，如大夫。",
         f"23.3子曰：「君子之{gaiji('KR0427')}也，必以其時。」"]
-    # ¶ in the middle of a line is a phrase break too: one <lb/> per printed phrase
+    # ¶ in the middle of a line is a phrase break too: one <lb/> per printed phrase, but the
+    # first phrase goes on the printed line the heading began (no ¶ ends the heading's line)
     first = root.find(f".//{T}ab")
-    assert len(first.findall(f".//{T}lb")) == 5
+    assert len(first.findall(f".//{T}lb")) == 4 and first.find(f"{T}seg").find(f"{T}lb") is None
     assert [_text(s) for s in first.iterfind(f"{T}seg")] == ["君之喪，", "三日子、", "夫人杖，", "五日既殯，", "授大夫世婦杖。"]
 
 
@@ -203,16 +204,19 @@ def test_a_line_run_on_over_a_paragraph_break_is_cut_there():
     text = ("#+TITLE: 禮記\n<pb:KR1d0052_tls_023-1a>¶\n** 23 喪服大記\n\n23.1婦人皆杖。\n\n"
             "# src: LIJI 22.02.04;\n<pb:KR1d0052_tls_023-2a>於&KR0427;命，¶\n")
     doc = mandoku.parse(text, "x.txt")
-    assert [line.text for line in doc.lines] == ["** 23 喪服大記23.1婦人皆杖。於\U001001ab命，"]
+    assert [line.text for line in doc.lines] == ["23 喪服大記23.1婦人皆杖。於\U001001ab命，"]
     paras = bare.paragraphs(doc.lines)
-    assert [[line.text for line in p] for p in paras] == [["** 23 喪服大記"], ["23.1婦人皆杖。"], ["於\U001001ab命，"]]
+    assert [[line.text for line in p] for p in paras] == [["23 喪服大記"], ["23.1婦人皆杖。"], ["於\U001001ab命，"]]
+    # one printed line: only its first part begins one (<lb/>)
+    assert [p[0].begins for p in paras] == [True, False, False]
     head, first, second = (p[0] for p in paras)
     assert [p.key for _, p in head.pages] == ["023-1a"] and not first.pages
     assert [(o, p.key) for o, p in second.pages] == [(0, "023-2a")]
     assert second.gaiji == [(1, "KR0427")] and not first.gaiji
     assert (second.n, second.cols[0][1:]) == (8, (8, 25))
     logical = mandoku.join(paras)
-    assert logical.text == "** 23 喪服大記\n23.1婦人皆杖。\n於\U001001ab命，\n"
+    assert logical.text == "23 喪服大記\n23.1婦人皆杖。\n於\U001001ab命，\n"
+    assert [e.at for e in logical.events if e.kind == "lb"] == [0]
     assert logical.source_pos(3, 1) == (8, 25)
 
 
@@ -312,7 +316,7 @@ def test_every_bare_file():
         headings = re.findall(r"^\*\* (\d+) (\S+)$", raw, re.M)
         top = root.findall(f"{T}text/{T}body/{T}div")
         assert [(d.get("n"), _text(d.find(f"{T}head"))) for d in top] == \
-            [(n, f"**{n}{name}") for n, name in headings], path
+            [(n, f"{n}{name}") for n, name in headings], path      # the stars are markup
         # one section per printed number, in order, the number printed at its head
         numbers = [m.groups() for m in map(_SECTION_LINE.match, raw.split("\n")) if m]
         secs = _sections(root)

@@ -146,7 +146,7 @@ def _cut(line, first: int, a: int, b: int, last: int):
                 [(o - a, sl, sc) for o, sl, sc in line.cols[first:last]],
                 [o - a for o in line.rows if a <= o < b],
                 [(o - a, g) for o, g in line.gaiji if a <= o < b],
-                pages, line.ended if end_of_text else False)
+                pages, line.ended if end_of_text else False, line.begins and a == 0)
 
 
 # -- reading ---------------------------------------------------------------------------------------
