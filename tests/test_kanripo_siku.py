@@ -155,3 +155,100 @@ def test_tei_all(converted, tei_all):
     for f in ("KR9z0001_002.xml", "KR9z0001.xml"):
         doc = etree.parse(str(out / f))
         assert tei_all.validate(doc), (f, tei_all.error_log)
+
+
+# -- the edition's irregularities: a misprinted marker, a note continued after a gap, the 篇 title
+# under the commentators carrying notes (tests/fixtures/kanripo/siku_*.txt, written for these)
+def convert_one(name):
+    from pipeline.convert import convert_file
+    data, report = convert_file(str(FIX / name))
+    return etree.fromstring(data), report
+
+
+def less_markup(path) -> str:
+    raw = "".join(l for l in path.read_text(encoding="utf-8").splitlines(True) if not l.startswith("#"))
+    return re.sub(r"<pb:[^>]*>|[¶/()\s\u3000]", "", raw)
+
+
+@pytest.fixture(scope="module")
+def zhouli():
+    return convert_one("siku_zhouli.txt")
+
+
+@pytest.fixture(scope="module")
+def kaogong():
+    return convert_one("siku_kaogong.txt")
+
+
+@pytest.mark.parametrize("name", ["siku_zhouli.txt", "siku_kaogong.txt"])
+def test_irregular_fixtures_lossless_and_valid(name, tei_all):
+    root, report = convert_one(name)
+    assert report.layout == "siku" and not report.errors, report.errors
+    assert re.sub(r"\s", "", text_of(xp(root, "//t:text")[0])) == less_markup(FIX / name)
+    assert tei_all.validate(root), tei_all.error_log
+
+
+def test_a_shu_misprinted_zhu_is_read_as_shu_with_its_marker_kept(zhouli):
+    """`注(釋曰…)`: the edition's misprint of 疏 (the note opens in the 疏's voice). A 疏 whose
+    label keeps the printed 注, with a warning at the marker; no 注 holds its text."""
+    root, report = zhouli
+    shu = xp(root, "//t:note[@type='shu'][t:label[@type='mark'][.='注']]")
+    assert len(shu) == 1 and text_of(shu[0]) == "注釋曰醫師者衆醫之長故掌醫之政令言聚毒藥者謂藥物也"
+    assert shu[0].get("target") == "#u1.j1"                    # the 經 before it, as any 疏
+    assert not [z for z in xp(root, "//t:note[@type='zhu']") if "釋曰" in text_of(z)]
+    w = [(i.line, i.col) for i in report.issues if i.code == "ZS-CONV-MARKER"]
+    assert w == [(11, 10)]                                     # the file's own line:col of 注
+
+
+def test_a_note_after_zhu_not_in_the_shus_voice_stays_in_the_zhu(zhouli):
+    root, _ = zhouli
+    assert not [s for s in xp(root, "//t:note[@type='shu']") if "闕" in text_of(s)]
+    assert [text_of(z) for z in xp(root, "//t:note[@type='zhu']")][-1] == "闕二字疾病謂寒熱"
+
+
+def test_a_note_continued_after_blank_cells_is_one_note(zhouli):
+    """`疏(…/…)　(…/…)¶` then `(也/)` over a page: one 疏, nothing of it in the 經."""
+    root, _ = zhouli
+    shu = xp(root, "//t:note[@type='shu'][t:label[@type='mark'][.='疏']]")
+    assert len(shu) == 1 and text_of(shu[0]) == "疏釋曰此經論食醫之事云六食者謂六穀也"
+    assert len(xp(shu[0], ".//t:milestone[@unit='row']")) == 3 and len(xp(shu[0], ".//t:pb")) == 1
+    jing = "".join(text_of(s) for s in xp(root, "//t:ab[@type='jing']/t:seg"))
+    assert "六食者" not in jing and "也疾醫" not in jing
+    assert xp(root, "string(//t:ab[@xml:id='u3']/t:seg[1])") == "疾醫掌養萬民之疾病"
+
+
+def test_the_pian_title_under_the_commentators_is_a_head_with_its_yinyi(zhouli):
+    """`　天官冢宰下音義(…)`: no 第N, a note on it, yet the title (it stands indented right
+    under the commentators); its 音義 follows the head, and the 經 at the margin is its own."""
+    root, _ = zhouli
+    section = xp(root, "//t:div[@type='section']")[0]
+    assert xp(section, "string(t:head[@type='section'])") == "天官冢宰下"
+    p = xp(section, "t:head/following-sibling::*[1]")[0]
+    assert p.tag == "{http://www.tei-c.org/ns/1.0}p" and text_of(p) == "音義天官下本亦作天官冢宰下"
+    assert xp(p, "t:note[@type='yinyi']/@resp") == ["#ludeming"]
+    jing = "".join(text_of(s) for s in xp(root, "//t:ab[@type='jing']/t:seg"))
+    assert "天官" not in jing and jing.startswith("醫師掌醫之政令")
+
+
+def test_a_shu_on_the_pian_title_points_at_the_head(kaogong):
+    """考工記: the title, its 音義 and its 疏 run on in indented lines under it; the 疏 explains
+    the title (it points at the head), and the 經 at the margin starts the body."""
+    root, report = kaogong
+    section = xp(root, "//t:div[@type='section']")[0]
+    head = xp(section, "t:head")[0]
+    assert text_of(head) == "冬官考工記第六"
+    assert xp(section, "string(t:p/t:note[@type='yinyi'])") == "鄭云此篇司空之官也司空篇亡漢興購求不得"
+    shu = xp(section, "t:note[@type='shu']")
+    assert shu[0].get("target") == "#" + head.get("{http://www.w3.org/XML/1998/namespace}id")
+    assert text_of(shu[0]) == "疏釋曰此記人所爲雖不同周禮亦爲序次首末相承"
+    assert shu[0].get("subtype") is None and not [i for i in report.issues if i.code == "ZS-CONV-DETACHED"]
+    assert xp(section, "string(t:ab[1]/t:seg[1])") == "國有六職百工與居一焉"
+    assert shu[1].get("target") == "#u1.j1"
+
+
+def test_the_title_paragraph_takes_only_the_lines_going_on_with_its_notes():
+    from pipeline.readers import siku
+    doc = mandoku.parse((FIX / "siku_kaogong.txt").read_text(encoding="utf-8"), "siku_kaogong.txt")
+    paras = [[line.text.strip("\u3000")[:4] for line in p] for p in siku.paragraphs(doc.lines)]
+    assert ["冬官考工", "(漢興購", "(亦爲序"] in paras
+    assert ["國有六職", "(與下文"] in paras

@@ -143,6 +143,24 @@ class Builder:
             self.close_group()
         self.group.units.append([(n, col, s)])
 
+    def unit_runs(self, runs: list[RawLine]) -> None:
+        """A unit printed in runs (its text with a gap left out: a note continued after blank
+        cells, 四庫 Kanripo): one unit, as unit_line makes of one run."""
+        self.unit_line(*runs[0])
+        self.group.units[-1] += runs[1:]
+
+    def heading_shu(self, loc: Located, mark: str, pos: Pos) -> None:
+        """A 疏 printed on the heading of the open division (考工記's under its 篇 title): it
+        explains the title, not a 經 of the group, so it points at the head."""
+        self.close_group()
+        self.shu_block(loc, mark, pos)
+        shus, self.group.shus = self.group.shus, []
+        resolve_group([], shus, self.report, self.lemmas_printed)
+        head = self.div.head if self.div is not None else None
+        for s in shus:
+            s.target = s.target or head
+            self.block(s)
+
     def shu_block(self, loc: Located, mark: str, pos: Pos) -> None:
         """A whole 疏 block found inside a line (四庫: 疏【…】)."""
         self.close_shu()
