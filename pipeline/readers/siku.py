@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from .. import kaozheng, persons, pieces
+from .. import cues, kaozheng, persons, pieces
 from ..chars import WHITESPACE
 from ..located import Located
 from ..model import MARK, XIAOZHU, YINYI, Fw, Pos, Prose, SmallNote, Unit
@@ -184,11 +184,38 @@ def segment(raw_units: list[list[RawLine]], shus, b: Builder) -> list[Unit]:
     lines = located(raw_units)
     circle_is_text = "○" not in b.src.delimiters
     return segment_group(lines, shus, b.zhu_resp, b.report,
-                         [marks(l.text, circle_is_text) for l in lines], free=("jing",))
+                         [marks(l.text, circle_is_text) for l in lines], free=("jing",),
+                         bare_quotes=True, layer_model=b.layer_model)
+
+
+# A note with its marker (a bare note too), as the body prints it; and the 注 marker.
+_ANY_NOTE = re.compile(r"(?:音义|音義|疏|䟽|蔬|注|註)?(?:【[^【】]*】|\([^()]*\))")
+
+
+def layer_model(text: str) -> cues.LayerModel:
+    """The 經 and 注 statistics of a text's unambiguous runs (cues.LayerModel). In a paragraph
+    line, the full-size run between two notes is read at its 注 markers: what comes before the
+    first is 經 (a note is followed by 經: kanripo.md §0 rule 11), what follows the last, up to
+    the next note, is 注; a run between two 注 markers holds a 注 and an unmarked 經, and teaches
+    nothing. Lines with no note (titles, furniture) are left out."""
+    jing, zhu = [], []
+    for raw in text.split("\n"):
+        if "(" not in raw and "【" not in raw:
+            continue
+        s = raw.strip(_WS)
+        chunks = _ANY_NOTE.split(s)
+        for k, chunk in enumerate(chunks):
+            runs = _ZHU_MARK.split(chunk)
+            if runs[0]:
+                jing.append(runs[0])
+            if len(runs) == 2 and runs[1] and k + 1 < len(chunks):
+                zhu.append(runs[1])
+    return cues.LayerModel(jing, zhu)
 
 
 def read(src: Source, report: Report):
     b = Builder(src, report, NAME, segment, continues)
+    b.layer_model = layer_model(src.text)
     b.bare_lemmas = True
     b.lemmas_printed = src.mandoku is None
     kaozheng_head = None                      # inside a 考證: its head line, which also ends it
