@@ -39,6 +39,7 @@ MAX_FIRST = 8
 MAX_TRIED = 24
 BLOCKED = "\0"                     # stands for text a quote cannot cross (a marker, a note)
 _NGRAM = 3
+_PARTICLES = "也矣焉"                # sentence-final particles
 
 
 @dataclass(slots=True)
@@ -94,6 +95,20 @@ class TextIndex:
                 best = (stop - n, n)
         return best
 
+    def longest_common(self, hay: str) -> tuple[int, int, int] | None:
+        """The longest run of `hay` (MIN_QUOTE characters or more) the text holds: (where in
+        hay, where in the text, length), the first of equal lengths. Each position of hay
+        looks at MAX_TRIED occurrences of its trigram at most."""
+        text, grams, best = self.text, self.grams, None
+        for i in range(len(hay) - _NGRAM + 1):
+            for p in grams.get(hay[i:i + _NGRAM], ())[:MAX_TRIED]:
+                n = _NGRAM
+                while n < MAX_QUOTE and i + n < len(hay) and p + n < len(text) and text[p + n] == hay[i + n]:
+                    n += 1
+                if best is None or n > best[2]:
+                    best = (i, p, n)
+        return best
+
     def last_before(self, q: str, lo: int, hi: int) -> int | None:
         """Where q last occurs in text[lo:hi]."""
         i = self.text.rfind(q, lo, hi)
@@ -110,10 +125,11 @@ def parts(text: str) -> list[tuple[int, int, str]]:
 
 
 def find(paras: list[str], index: TextIndex, layers: tuple[str, ...] = (JING, ZHU),
-         lo: int = 0) -> list[Found]:
+         lo: int = 0, disjoint: bool = False) -> list[Found]:
     """The quotes of a 疏 section's paragraphs (their texts, in order) in the indexed text, in
     order. The 經 part quotes `X者`; the 注 part `云X者` (its other 者 are mostly the 疏's own
-    phrasing, 所以…者). Each is looked for from where the previous one of its part began."""
+    phrasing, 所以…者). Each is looked for from where the previous one of its part began, or,
+    `disjoint`, ended (a span from the first quote to the last then holds them all)."""
     out: list[Found] = []
     place = {JING: lo, ZHU: lo}
     for pi, text in enumerate(paras):
@@ -121,23 +137,27 @@ def find(paras: list[str], index: TextIndex, layers: tuple[str, ...] = (JING, ZH
             if layer not in layers:
                 continue
             floor = a
+            opened = a + len(m.group()) if layer == ZHU and (m := ZHU_PART.match(text, a)) else -1
             k = text.find("者", a, b)
             while k != -1:
-                f = _quote(text, k, floor, index, place[layer], layer, pi)
+                f = _quote(text, k, floor, index, place[layer], layer, pi, opened)
                 if f is not None:
                     out.append(f)
-                    place[layer] = f.start
+                    place[layer] = f.stop if disjoint else f.start
                     floor = k + 1
                 k = text.find("者", k + 1, b)
     return out
 
 
 def _quote(text: str, k: int, floor: int, index: TextIndex, lo: int, layer: str,
-           pi: int) -> Found | None:
-    """The quote ending at the 者 at k, if any."""
+           pi: int, opened: int = -1) -> Found | None:
+    """The quote ending at the 者 at k, if any. In the 注 part X opens after a 云 (within
+    MAX_QUOTE before the 者, after the last quote), or right after the part's 注正義曰 (`opened`:
+    注正義曰禮主於敬者, the first words of the 注)."""
     if layer == ZHU:
-        # 云X者: the 云 that opens X lies within MAX_QUOTE before the 者, after the last quote
         y = text.rfind("云", max(floor, k - MAX_QUOTE - 1), k)
+        if y == -1 and floor <= opened < k and "者" not in text[opened:k]:
+            y = opened - 1
         if y == -1 or k - y - 1 < MIN_QUOTE:
             return None
         floor = y + 1
@@ -145,9 +165,11 @@ def _quote(text: str, k: int, floor: int, index: TextIndex, lo: int, layer: str,
     if hit is None:
         return None
     start, n = hit
+    if index.text[start + n:start + n + 2] == text[k:k + 2]:
+        return None                  # the text goes on as the 疏 does (長者所視者): so does the quote
+    while n > MIN_QUOTE and index.text[start] in _PARTICLES:
+        start, n = start + 1, n - 1  # a clause does not open with 也: the 疏's sentence before ended so
     at = k - n
-    if index.text[start + n:start + n + 1] == "者":
-        return None                  # the text goes on with this 者 (長者, 學者): so may the quote
     if layer == ZHU and n < (k - floor) // 2:
         return None                  # 云X者 quotes the 注 near enough whole; this is some other text
     found = Found(pi, at, k, start, start + n, layer)

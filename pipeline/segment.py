@@ -156,8 +156,8 @@ def segment(lines: list[Located], shus: list[Shu], zhu_resp: str, report: Report
     for i in g.circles:                 # a ○ a layout marks as text (a score, a printed mark) stays
         if i not in kept:
             forced.append((i, i + 1, O, "delimiter", CONF_DELIMITER))
-    if bare_quotes:
-        forced += _unmarked_jing(g, shus, forced, opens, layer_model)
+    unmarked = _unmarked_jing(g, shus, forced, opens, layer_model) if bare_quotes else []
+    forced += unmarked
     zhu_spans = _locate_zhu(g, ev, forced, opens)
     forced += zhu_spans
     forced += _locate_jing(g, ev, forced, opens, cuts)
@@ -165,7 +165,7 @@ def segment(lines: list[Located], shus: list[Shu], zhu_resp: str, report: Report
         cuts.update((a, b))
     bounds = sorted(cuts)
     segs = [_Seg(a, b) for a, b in zip(bounds, bounds[1:])]     # a set: each b > a
-    _apply(segs, [f for f in forced if f[2] != J])
+    _apply(segs, [f for f in forced if f[2] != J] + unmarked)    # (disjoint: each in a 注 run)
     for s in segs:
         if s.start in opens and s.label is None:
             s.label, s.method, s.conf = Z, "delimiter", CONF_DELIMITER

@@ -68,15 +68,56 @@ def test_an_lb_per_printed_line(converted):
 def test_a_double_row_note_over_two_lines_and_a_page_is_one_note_with_its_row_splits(converted):
     _, root, _ = converted
     shu = xp(root, "//t:note[@type='shu'][t:label[.='疏']]")[0]
-    assert text_of(shu).startswith("疏正義曰此一節") and text_of(shu).endswith("已矣是也")
+    # the note as printed is the 疏's 經 part and, from 注正義曰 on, its 注 part: two sections
+    zhu_part = xp(shu, "following-sibling::t:note[@type='shu'][1]")[0]
+    assert text_of(shu).startswith("疏正義曰此一節") and text_of(zhu_part).startswith("注正義曰")
+    assert text_of(zhu_part).endswith("已矣是也")
     # three printed segments, each with its row split (the last one's second row is empty:
     # its split at the note's end); the page break inside the note
-    assert len(xp(shu, ".//t:milestone[@unit='row']")) == 3 and len(xp(shu, ".//t:pb")) == 1
+    both = [shu, zhu_part]
+    assert sum(len(xp(n, ".//t:milestone[@unit='row']")) for n in both) == 3
+    assert sum(len(xp(n, ".//t:pb")) for n in both) == 1
     yinyi = xp(root, "//t:note[@type='yinyi']")[0]
     assert text_of(yinyi) == "毋音無説文云止之詞其字從女内有一畫象有姦之形禁止之"
     assert len(xp(yinyi, ".//t:milestone[@unit='row']")) == 2 and len(xp(yinyi, ".//t:lb")) == 1
 
 
+def _ids(root) -> dict:
+    return {el.get("{http://www.w3.org/XML/1998/namespace}id"): el for el in xp(root, "//*[@xml:id]")}
+
+
+def _pointed(root, note) -> str:
+    """The text a note's @target (…@targetEnd) names: whole elements here, or an anchor's
+    element from the anchor on."""
+    ids = _ids(root)
+    a = ids[note.get("target")[1:]]
+    end = note.get("targetEnd")
+    b = ids[end[1:]] if end else a
+    els = [a] + [e for e in a.itersiblings() if True]
+    out = []
+    for e in els:
+        out.append(text_of(e) if e.tag != "{http://www.tei-c.org/ns/1.0}anchor" else "")
+        if e is b:
+            break
+    return "".join(out)
+
+
+def test_the_shu_quotes_are_sub_lemmas_pointing_at_what_they_quote(converted):
+    """正義曰…毋不敬者…儼若思者…: each X者 a sub-lemma whose <mentioned> is X and whose target
+    is the 經 X; the 疏's 經 part points from the first quoted clause to the last; its 注 part
+    (注正義曰…禮主於敬者…) at the 注 it quotes."""
+    _, root, _ = converted
+    ids = _ids(root)
+    subs = xp(root, "//t:note[@subtype='sublemma']")
+    mentioned = [xp(s, ".//t:mentioned/text()") for s in subs]
+    assert mentioned[:3] == [["毋不敬"], ["儼若思"], ["禮主於敬"]]
+    targets = [ids[s.get("target")[1:]] for s in subs[:3]]
+    assert [text_of(t) for t in targets[:2]] == ["曲禮曰毋不敬", "儼若思"] or \
+        [t.tag.rsplit("}", 1)[1] for t in targets[:2]] == ["anchor", "seg"]
+    assert text_of(targets[2]) == "禮主於敬" and targets[2].get("type") == "zhu"
+    shu = xp(root, "//t:note[@type='shu'][t:label[.='疏']]")[0]
+    zhu_part = xp(shu, "following-sibling::t:note[@type='shu'][1]")[0]
+    assert ids[zhu_part.get("target")[1:]].get("type") == "zhu"
 def test_gaiji_in_g_declared_with_kanripos_table(converted):
     _, root, _ = converted
     g = xp(root, "//t:g[@ref='#KR0002']")
@@ -196,7 +237,9 @@ def test_a_shu_misprinted_zhu_is_read_as_shu_with_its_marker_kept(zhouli):
     root, report = zhouli
     shu = xp(root, "//t:note[@type='shu'][t:label[@type='mark'][.='注']]")
     assert len(shu) == 1 and text_of(shu[0]) == "注釋曰醫師者衆醫之長故掌醫之政令言聚毒藥者謂藥物也"
-    assert shu[0].get("target") == "#u1.j1"                    # the 經 before it, as any 疏
+    # it points into the 經 before it, as any 疏: at the clause it quotes (…言聚毒藥者)
+    assert shu[0].get("target").startswith("#u1.")
+    assert xp(shu[0], ".//t:mentioned/text()") == ["聚毒藥"]
     assert not [z for z in xp(root, "//t:note[@type='zhu']") if "釋曰" in text_of(z)]
     w = [(i.line, i.col) for i in report.issues if i.code == "ZS-CONV-MARKER"]
     assert w == [(11, 10)]                                     # the file's own line:col of 注

@@ -156,7 +156,7 @@ class Builder:
         self.close_group()
         self.shu_block(loc, mark, pos)
         shus, self.group.shus = self.group.shus, []
-        resolve_group([], shus, self.report, self.lemmas_printed)
+        resolve_group([], shus, self.report, self.lemmas_printed, self.bare_lemmas)
         head = self.div.head if self.div is not None else None
         for s in shus:
             s.target = s.target or head
@@ -298,7 +298,7 @@ class Builder:
                 s.detached = True
                 self.report.warn("ZS-CONV-DETACHED", "疏 before any 經 of the file (its heading lies "
                                  "outside the file); kept, marked detached", s.pos)
-        resolve_group(units, g.shus, self.report, self.lemmas_printed)
+        resolve_group(units, g.shus, self.report, self.lemmas_printed, self.bare_lemmas)
         if self.div is None:
             self.juan_div = self.div = Div("juan", None, front=self.pending_front)
             self.pending_front = []
