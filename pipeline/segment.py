@@ -182,8 +182,9 @@ def _unmarked_jing(g: _Group, shus: list[Shu], forced, opens: list[int],
     between) holds a 注 and then a 經: the next 注 explains a 經, and a 經 never opens with a
     marker. Where the 經 begins, strongest evidence first: the group's 疏 quotes it (`X者`,
     bare_quotes.py), so the 經 begins at the first quote in the run or before it; the text's
-    own statistics (cues.LayerModel) place the cut at or before that; with neither, the run is
-    split at its middle (position). A run that ends at a 音義 or 疏 note is left to the 注:
+    own statistics (cues.LayerModel) place the cut at or before that — with no quote, only
+    where some tail of the run reads as 經 at all; with neither, the run is split at its
+    middle (position). A run that ends at a 音義 or 疏 note is left to the 注:
     quotes found in one are nearly all the 疏 quoting the 注 (measured: docs/score.md)."""
     ends = set(g.starts[1:]) | {len(g.text)}
     blocked = []
@@ -205,10 +206,15 @@ def _unmarked_jing(g: _Group, shus: list[Shu], forced, opens: list[int],
     out = []
     for k, (a, e) in enumerate(runs):
         text = g.text[a:e]
-        q = first.get(k)
+        q, q_stop = first.get(k, (None, None))
         hi = (q - a) if q is not None else len(text) - 1
         if model is not None and model.trained and hi >= 1:
-            cut, margin = model.best_cut(text, 1, hi)
+            cut, margin, tail = model.best_cut(text, 1, hi)
+            if tail >= 0 and model.reliable and (q is None or e - q_stop > bare_quotes.MAX_QUOTE):
+                # no tail reads as 經, and no quote reaches near the run's end (the 經 a 疏
+                # quotes runs on to the next 注): the marker that ends the run is the word 注
+                # of the 注's own text (所謂注旄於干首者), a quote in it the 疏 quoting the 注
+                continue
             if q is not None:
                 method, conf = "quote", (CONF_QUOTE if cut == hi else CONF_QUOTE_CUE)
             else:
@@ -224,8 +230,9 @@ def _unmarked_jing(g: _Group, shus: list[Shu], forced, opens: list[int],
 _ZHU_MARKS = ("注", "註")
 
 
-def _first_quotes(g: _Group, shus: list[Shu], blocked, runs) -> dict[int, int]:
-    """For each run (by index), where the first of the 疏's `X者` quotes in it begins."""
+def _first_quotes(g: _Group, shus: list[Shu], blocked, runs) -> dict[int, tuple[int, int]]:
+    """For each run (by index), where the first of the 疏's `X者` quotes in it begins, and
+    where the last ends."""
     paras = [p.text for s in shus for p in s.paras]
     if not paras:
         return {}
@@ -234,11 +241,11 @@ def _first_quotes(g: _Group, shus: list[Shu], blocked, runs) -> dict[int, int]:
         text[a:b] = bare_quotes.BLOCKED * (b - a)
     index = bare_quotes.TextIndex("".join(text))
     starts = [a for a, _ in runs]
-    first: dict[int, int] = {}
+    first: dict[int, tuple[int, int]] = {}
     for f in bare_quotes.find(paras, index, (J,)):
         k = bisect.bisect_right(starts, f.start) - 1
-        if k >= 0 and f.start < runs[k][1] and k not in first:
-            first[k] = f.start
+        if k >= 0 and f.start < runs[k][1]:
+            first[k] = (first[k][0] if k in first else f.start, min(f.stop, runs[k][1]))
     return first
 
 
