@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass, field
 from itertools import accumulate
 
+from . import bare_quotes
 from .chars import PLACEHOLDERS, PUNCTUATION, Q_CLOSE, Q_OPEN, QUOTE_MARKS, WHITESPACE, without
 from .model import JING, ZHU, Para, Piece, Pointable, Pos, Shu, SubLemma, Unit
 from .report import Report
@@ -488,11 +489,13 @@ def gloss_target(candidates: list[tuple[Piece, str]], head: str) -> Piece | None
     return None
 
 
-def resolve_group(units: list[Unit], shus: list[Shu], report: Report, lemmas: bool = True) -> None:
+def resolve_group(units: list[Unit], shus: list[Shu], report: Report, lemmas: bool = True,
+                  bare: bool = False) -> None:
     """Point each 疏 of a group at the span its 出文 names in the group's units.
 
     Lemmas are taken in order: each one's start lies after the previous start of the same layer,
-    and a 經 lemma reaches as far as it can before the next 經 lemma begins.
+    and a 經 lemma reaches as far as it can before the next 經 lemma begins. `bare`: the 疏 are
+    unpunctuated (the 四庫's); one with no 出文 is anchored by its `X者` quotes (_by_quotes).
     """
     pieces = [p for u in units for p in u.pieces]
     streams: dict[str, Stream] = {}
@@ -539,14 +542,17 @@ def resolve_group(units: list[Unit], shus: list[Shu], report: Report, lemmas: bo
     for shu in with_lemma:
         _sublemmas(shu, stream, report)
     jing = [p for p in pieces if p.layer == JING]
+    if bare and pieces:
+        shus[:] = _by_quotes(shus, stream, report)
     for shu in shus:
-        if shu.chuwen is None and not shu.detached and jing:
+        if shu.chuwen is None and not shu.detached and shu.target is None and jing:
             shu.target, shu.target_end = jing[0], (jing[-1] if len(jing) > 1 else None)
             if lemmas:
                 report.warn("ZS-CONV-NOLEMMA", "疏 without a 出文 lemma; attached to the preceding 經",
                             shu.pos)
             else:       # an edition that prints none (the 四庫's): the 疏 follows what it explains
-                report.boundary("shu-target", "position", 0.5, shu.pos, "no 出文 printed")
+                report.boundary("shu-target", "position", 0.5, shu.pos,
+                                "no 出文 printed" + (", no quote found" if bare else ""))
 
 
 _LAYER_NAME = {JING: "經", ZHU: "注"}
@@ -651,3 +657,92 @@ def _shift(pos: Pos, offset: int) -> Pos:
 
 def _show(cw) -> str:
     return "".join(t.text for t in cw.tokens)
+
+
+def _by_quotes(shus: list[Shu], stream, report: Report) -> list[Shu]:
+    """The 疏 of an unpunctuated edition with no 出文 (the 四庫 注疏), anchored by their quotes
+    (bare_quotes.py). A section turns to the 注 at 注正義曰 / 注釋曰: from there on it is a section
+    of its own, which explains the 注 (marked neither 疏 nor by a lemma: the edition prints the
+    two parts as one note). The 經 part points from its first quoted clause to its last, the 注
+    part from its first `云X者` to its last, and each quote is a sub-lemma pointing at exactly
+    the characters it quotes. A part with no quote found keeps no target (the caller attaches
+    it by position)."""
+    out: list[Shu] = []
+    for shu in shus:
+        if shu.chuwen is not None or shu.detached:
+            out.append(shu)
+            continue
+        for part, layer in _parts(shu):
+            _anchor_part(part, layer, stream(layer), report)
+            out.append(part)
+    return out
+
+
+def _parts(shu: Shu) -> list[tuple[Shu, str]]:
+    """The section's 經 part and, from 注正義曰 / 注釋曰 on, its 注 part."""
+    for i, para in enumerate(shu.paras):
+        m = bare_quotes.ZHU_PART.search(para.text)
+        if m is None:
+            continue
+        head, tail = shu.paras[:i], shu.paras[i + 1:]
+        if m.start():
+            head = head + [Para(para.text[:m.start()], para.pos)]
+        zhu = Para(para.text[m.start():], _shift(para.pos, m.start()))
+        if not head:
+            return [(shu, ZHU)]
+        jing_part = Shu(None, head, shu.pos, mark=shu.mark, resp=shu.resp)
+        zhu_part = Shu(None, [zhu] + tail, zhu.pos, resp=shu.resp)
+        return [(jing_part, JING), (zhu_part, ZHU)]
+    return [(shu, JING)]
+
+
+def _anchor_part(shu: Shu, layer: str, st: Stream, report: Report) -> None:
+    if not st.chars:
+        return
+    index = bare_quotes.TextIndex(st.chars)
+    found = bare_quotes.find([p.text for p in shu.paras], index, (layer,), disjoint=True)
+    if not found:
+        _by_words(shu, layer, st, index, report)
+        return
+    first, last = found[0], found[-1]
+    span = _span(st, first.start, last.stop - 1)
+    shu.target, shu.target_end = span.start, span.end
+    report.boundary("shu-target", "quote", CONF_QUOTE, shu.pos,
+                    f"{len(found)} {'云X者' if layer == ZHU else 'X者'} quote" + ("s" if len(found) > 1 else ""))
+    by_para: dict[int, list[tuple[SubQuote, Span]]] = {}
+    for f in found:
+        spans = [(f.at, f.inner[0]), (f.inner[1], f.end)] if f.inner else [(f.at, f.end)]
+        text = shu.paras[f.para].text
+        sq = SubQuote(f.at, spans, [text[a:b] for a, b in spans])
+        by_para.setdefault(f.para, []).append((sq, _span(st, f.start, f.stop - 1)))
+    paras: list[Para] = []
+    for i, para in enumerate(shu.paras):
+        paras += _split_at(para, by_para[i]) if i in by_para else [para]
+    shu.paras = paras
+
+
+CONF_QUOTE = 0.9        # the 疏 quotes the clause; a quote of three characters may be chance
+CONF_WORDS = 0.6        # the 疏 uses the text's words, unmarked: they are what it explains
+# The fewest characters of the text a 疏 with no `X者` must repeat to be anchored by them: the
+# 疏 of a short passage says its words (釋曰衽於奥主於婦席…, 言彌略者), often only a word or two
+# of it (卿大夫, 不言一); the shortest a quote may be (bare_quotes.MIN_QUOTE), looked for only in
+# the text of the group the 疏 follows. Four would leave a quarter more of the 儀禮 疏 to position.
+MIN_WORDS = bare_quotes.MIN_QUOTE
+
+
+def _by_words(shu: Shu, layer: str, st: Stream, index, report: Report) -> None:
+    """A part with no `X者` quote, anchored by the longest run of its text that its layer of
+    the group holds (the 疏 saying the words of what it explains); the boundary's note quotes
+    them. With none long enough, the part keeps no target."""
+    best = None
+    for para in shu.paras:
+        hit = index.longest_common(para.text)
+        if hit is not None and (best is None or hit[2] > best[2]):
+            best = hit
+    if best is None or best[2] < MIN_WORDS:
+        return
+    _, at, n = best
+    span = _span(st, at, at + n - 1)
+    shu.target, shu.target_end = span.start, span.end
+    report.boundary("shu-target", "quote", CONF_WORDS, shu.pos,
+                    f"the {_LAYER_NAME[layer]}'s words, unmarked: “{st.chars[at:at + n]}”")

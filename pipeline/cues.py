@@ -4,6 +4,7 @@ weight, and the weights become the confidence the report gives the boundary.
 """
 from __future__ import annotations
 
+import math
 import re
 
 from .chars import Q_CLOSE, Q_OPEN, QUOTE_MARKS
@@ -54,3 +55,67 @@ def zhu_score(sentence: str, jing_before: str) -> float:
 def is_gloss(sentence: str) -> bool:
     """Does a sentence look like one 音義 gloss?"""
     return bool(YINYI_GLOSS.match(sentence))
+
+
+class LayerModel:
+    """How 經 and 注 text read, character by character, learnt from a text's own unambiguous
+    runs (the 四庫 注疏: a run between a note and the next 注 marker is 經, one from a 注 marker
+    to the next note is 注). Where a 注 runs on into the next 經 unmarked, the cut that best
+    splits the run into 注 then 經 is the one these statistics favour: 鄭玄's 注 is made of
+    glosses (猶, 謂, 也, 云, 之言), the 經 of narrative and rule (不, 則, 而, 曰).
+
+    Character bigrams, each backed off to its character's frequency (interpolated with
+    BACKOFF pseudo-counts), that to a uniform share of one in the text's alphabet."""
+
+    BACKOFF = 2.0            # pseudo-counts a bigram's estimate gives its unigram's (a few: a
+                             # 卷 has some 10,000 characters of each layer, most bigrams rare)
+
+    def __init__(self, jing: list[str], zhu: list[str]):
+        self.layers = {}
+        alphabet = set("".join(jing)) | set("".join(zhu))
+        self.v = len(alphabet) + 1
+        for name, runs in (("jing", jing), ("zhu", zhu)):
+            uni: dict[str, int] = {}
+            bi: dict[str, int] = {}
+            ctx: dict[str, int] = {}
+            for r in runs:
+                for i, c in enumerate(r):
+                    uni[c] = uni.get(c, 0) + 1
+                    if i:
+                        bi[r[i - 1:i + 1]] = bi.get(r[i - 1:i + 1], 0) + 1
+                        ctx[r[i - 1]] = ctx.get(r[i - 1], 0) + 1
+            self.layers[name] = (uni, bi, ctx, sum(uni.values()))
+
+    # Characters of each layer the statistics must have seen to overrule a printed mark: a
+    # 卷 of the WYG 注疏 gives from about 900 characters of unambiguous 經 (周禮注疏卷八, with
+    # long 注) to many thousands; a fragment of a few runs tells which cut is likelier, not
+    # whether a 注 marker is one.
+    RELIABLE = 300
+
+    @property
+    def trained(self) -> bool:
+        return all(n for *_, n in self.layers.values())
+
+    @property
+    def reliable(self) -> bool:
+        return all(n >= self.RELIABLE for *_, n in self.layers.values())
+
+    def _logp(self, layer: str, prev: str, c: str) -> float:
+        uni, bi, ctx, n = self.layers[layer]
+        p_uni = (uni.get(c, 0) + 1) / (n + self.v)
+        if not prev:
+            return math.log(p_uni)
+        return math.log((bi.get(prev + c, 0) + self.BACKOFF * p_uni) / (ctx.get(prev, 0) + self.BACKOFF))
+
+    def best_cut(self, text: str, lo: int, hi: int) -> tuple[int, float, float]:
+        """The cut c in [lo, hi] that makes text[:c] the likeliest 注 and text[c:] the
+        likeliest 經; how far ahead of the runner-up (in nats) it lies; and the log-odds that
+        text[c:] is 注 rather than 經 (above 0: the run reads as 注 to its end)."""
+        gain = [0.0]                        # gain[c]: log P(text[:c] as 注) − as 經
+        for i, ch in enumerate(text):
+            prev = text[i - 1] if i else ""
+            gain.append(gain[-1] + self._logp("zhu", prev, ch) - self._logp("jing", prev, ch))
+        best = max(range(lo, hi + 1), key=lambda c: (gain[c], -c))
+        others = [gain[c] for c in range(lo, hi + 1) if abs(c - best) > 1]
+        margin = (gain[best] - max(others)) if others else 0.0
+        return best, margin, gain[len(text)] - gain[best]

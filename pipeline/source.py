@@ -157,7 +157,7 @@ def source_from_bytes(data: bytes, name: str, encoding: str | None = None,
     nfc = unicodedata.normalize("NFC", text)
     changed = 0 if nfc == text else sum(1 for a, b in zip(text, nfc) if a != b) or 1
     lost = _positions(nfc, LOST) if LOST in nfc else []
-    src = Source(name, nfc, hashlib.sha256(data).hexdigest(), meta or {}, changed, lost)
+    src = Source(name, nfc, hashlib.sha256(data).hexdigest(), meta or {}, renormalized=changed, lost=lost)
     src.controls = controls
     src.compat = (len(compat), first) if compat else None
     from . import mandoku

@@ -68,3 +68,77 @@ def test_zhouli_commentators_from_its_lines():
     assert set(root.xpath("//t:person/@xml:id", namespaces=NS)) == {"zhengxuan", "ludeming", "jiagongyan"}
     assert layer_lines(root, "jing") == ["王命诸侯则傧", "国有大故则旅上帝及四望", "王大封则先告后土"]
     assert layer_lines(root, "yinyi") == ["傧必刃反", "乡许亮反", "大封如字"]
+
+
+# The 四庫 as Kanripo prints it, in this layout: no 出文, the 疏 quoting each 經 clause as X者
+# and the 注 as 云X者 after 注正义曰; the 注 为其不欲与己并行 runs on into the 經 从长者… unmarked,
+# and the next 注 says a 經 lies before it.
+UNMARKED = ("钦定四库全书\n礼记注疏卷二\n汉郑氏注　唐陆德明音义　孔颖达疏\n曲礼上第一\n"
+            "　　从于先生不越路而与人言注尊不二也遭先生于道趋而进正立拱手注为有教使先生与之言则对"
+            "不与之言则趋而退注为其不欲与己并行从长者而上丘陵则必乡长者所视注为远视不察有所问"
+            "音义【上时掌反】疏【正义曰此一节明事师长之礼从于先生者谓从行时也遭先生于道者此明道路"
+            "与师长相逢之法先生与之言则对者此谓问时事也从长者而上丘陵者谓登高也则必乡长者所视者"
+            "长者东视则东视注正义曰云为其不欲与己并行者恐其并行也】\n")
+
+
+@pytest.fixture(scope="module")
+def unmarked(tmp_path_factory):
+    src = tmp_path_factory.mktemp("siku") / "unmarked.txt"
+    src.write_text(UNMARKED, encoding="utf-8")
+    data, report = convert_file(str(src))
+    return etree.fromstring(data), report
+
+
+def test_a_zhu_is_cut_from_the_jing_the_shu_quotes(unmarked):
+    root, report = unmarked
+    zhu = ["".join(z.itertext()) for z in root.xpath("//t:note[@type='zhu']", namespaces=NS)]
+    assert zhu == ["尊不二也", "为有教使", "为其不欲与己并行", "为远视不察有所问"]
+    jing = ["".join(s.itertext()) for s in root.xpath("//t:ab[@type='jing']/t:seg", namespaces=NS)]
+    assert "从长者而上丘陵则必乡长者所视" in jing
+    cut = [b for b in report.boundaries if b.kind == "zhu|jing"]
+    assert cut and all(b.method == "quote" for b in cut)
+
+
+def test_the_shu_quotes_are_sub_lemmas_on_exactly_what_they_quote(unmarked):
+    root, report = unmarked
+    ids = {e.get("{http://www.w3.org/XML/1998/namespace}id"): e for e in root.iter()}
+    subs = root.xpath("//t:note[@subtype='sublemma']", namespaces=NS)
+    assert [s.xpath("string(.//t:mentioned)", namespaces=NS) for s in subs] == \
+        ["从于先生", "遭先生于道", "先生与之言则对", "从长者而上丘陵", "则必乡长者所视", "为其不欲与己并行"]
+    # each points at its clause: from the start of a seg (or an anchor in it) to an anchor
+    # (or the seg's end); the 云X者 of the 注 part at the 注 itself
+    assert ids[subs[-1].get("target")[1:]].get("type") == "zhu"
+    shu = root.xpath("//t:note[@type='shu'][not(@subtype)]", namespaces=NS)
+    assert len(shu) == 2                                  # the 經 part, the 注 part
+    assert shu[0].get("target") == "#u1.j1" and shu[0].get("targetEnd") == "#u1.j4"
+    assert shu[1].get("target") == "#u1.z3"
+    methods = [b.method for b in report.boundaries if b.kind == "shu-target"]
+    assert methods == ["quote", "quote"]
+
+
+def test_quotes_in_order_and_of_three_characters_at_least():
+    from pipeline import bare_quotes
+    index = bare_quotes.TextIndex("甲乙丙丁戊己庚辛壬癸甲乙丙")
+    found = bare_quotes.find(["说甲乙丙者也又说丁戊者又说己庚辛者", ], index, ("jing",))
+    # 丁戊 is too short to tell a quote; 甲乙丙 is taken at its first place, 己庚辛 after it
+    assert [(f.start, f.stop) for f in found] == [(0, 3), (5, 8)]
+
+
+def test_pian_titles_without_a_number_are_headings(tmp_path):
+    """A 篇 title alone on its line is a heading with or without 第N (`大學`, `曲礼上`): the 篇 of
+    the 三禮 are listed (pipeline/pian.py), since nothing in the line's shape tells them from a
+    short 經 sentence. A sentence that opens with a 篇's name stays 經."""
+    text = ("钦定四库全书\n礼记注疏卷六十\n汉郑氏注　唐陆德明音义　孔颖达疏\n大学\n"
+            "大学之道在明明德在亲民在止于至善注明明德谓显明其至德也止犹自处也音义【大学旧音泰】"
+            "疏【正义曰此经大学之道在明明德者言大学之道在于章明己之光明之德】\n"
+            "曲礼上\n曲礼曰毋不敬俨若思注礼主于敬疏【正义曰毋不敬者人君行礼无有不敬】\n")
+    src = tmp_path / "t.txt"
+    src.write_text(text, encoding="utf-8")
+    data, report = convert_file(str(src))
+    root = etree.fromstring(data)
+    assert not report.errors and report.layout == "siku"
+    heads = [("".join(h.itertext()), h.get("type")) for h in root.iterfind(".//t:body//t:head", NS)]
+    assert heads == [("礼记注疏卷六十", "juan"), ("大学", "section"), ("曲礼上", "section")]
+    jing = "".join("".join(s.itertext()) for s in root.iterfind(".//t:ab[@type='jing']/t:seg", NS))
+    assert jing.startswith("大学之道在明明德") and "曲礼上" not in jing
+    assert layer_text(root, "all") == lossless_form(text)

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from operator import attrgetter
 from typing import Callable
 
-from .. import persons
+from .. import persons, pian
 from ..anchoring import resolve_group
 from ..chars import Q_CLOSE, Q_OPEN, QUOTE_MARKS, WHITESPACE
 from ..located import Located
@@ -81,6 +81,7 @@ class Builder:
         self.lemmas_printed = True           # False: the edition prints no 出文 (a 疏 follows
                                              # the 經 and 注 it explains: Kanripo's 四庫 注疏)
         self.by_closing = False              # the text closes its sections with 右… lines
+        self.layer_model = None              # cues.LayerModel of the text, where a reader has one
         self.classification = ""             # 四庫 catalogue line: 经部,礼类,仪礼之属
         self.declared: dict = {}             # scholars named in the text, not in the registry
         self.closing_div: Div | None = None
@@ -116,7 +117,7 @@ class Builder:
         if m:
             self.juan(s, Pos(n, col), m.group("n"), m.group("work"))
             return
-        if CHAPTER.match(s):
+        if CHAPTER.match(s) or pian.title(s):            # a 篇 title, with or without 第N
             self.section(s, Pos(n, col))
             return
         m = MARK.match(s)
@@ -142,6 +143,24 @@ class Builder:
         if self.group.shus:
             self.close_group()
         self.group.units.append([(n, col, s)])
+
+    def unit_runs(self, runs: list[RawLine]) -> None:
+        """A unit printed in runs (its text with a gap left out: a note continued after blank
+        cells, 四庫 Kanripo): one unit, as unit_line makes of one run."""
+        self.unit_line(*runs[0])
+        self.group.units[-1] += runs[1:]
+
+    def heading_shu(self, loc: Located, mark: str, pos: Pos) -> None:
+        """A 疏 printed on the heading of the open division (考工記's under its 篇 title): it
+        explains the title, not a 經 of the group, so it points at the head."""
+        self.close_group()
+        self.shu_block(loc, mark, pos)
+        shus, self.group.shus = self.group.shus, []
+        resolve_group([], shus, self.report, self.lemmas_printed, self.bare_lemmas)
+        head = self.div.head if self.div is not None else None
+        for s in shus:
+            s.target = s.target or head
+            self.block(s)
 
     def shu_block(self, loc: Located, mark: str, pos: Pos) -> None:
         """A whole 疏 block found inside a line (四庫: 疏【…】)."""
@@ -279,7 +298,7 @@ class Builder:
                 s.detached = True
                 self.report.warn("ZS-CONV-DETACHED", "疏 before any 經 of the file (its heading lies "
                                  "outside the file); kept, marked detached", s.pos)
-        resolve_group(units, g.shus, self.report, self.lemmas_printed)
+        resolve_group(units, g.shus, self.report, self.lemmas_printed, self.bare_lemmas)
         if self.div is None:
             self.juan_div = self.div = Div("juan", None, front=self.pending_front)
             self.pending_front = []

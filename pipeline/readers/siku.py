@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import re
 
-from .. import kaozheng, persons
+from .. import cues, kaozheng, persons, pian, pieces
 from ..chars import WHITESPACE
 from ..located import Located
-from ..model import MARK, YINYI, Fw, Pos, Unit
+from ..model import MARK, XIAOZHU, YINYI, Fw, Pos, Prose, SmallNote, Unit
 from ..report import Report
 from ..segment import B, SCORE, ZHU_OPEN
 from ..segment import segment as segment_group
+from ..shu import OPENER
 from ..source import Source
 from . import common, yishu
 from .common import CHAPTER, Builder, RawLine, juan_line, located
@@ -38,6 +39,18 @@ RESPONSIBILITY = re.compile(rf"^{_ROLE}(?:[\s　]+{_ROLE})+$")
 _YINYI = re.compile(r"(音义|音義)(?:【([^【】]*)】|\(([^()]*)\))")
 _SHU = re.compile(r"(疏|䟽)(?:【([^【】]*)】|\(([^()]*)\))")
 _ZHU_MARK = re.compile(r"[注註]")
+# The edition's misprints of 疏 before a 疏 (kanripo.md §0 rule 10): `注(釋曰…`, `蔬(正義曰…`.
+# Only where the note opens in the 疏's own voice (13: 釋曰, 正義曰, or 注釋曰/注正義曰 where
+# it turns to the 注 at once): an unmarked note after a 注 is something else, a lacuna
+# `注(空空/)`.
+_SHU_NOTE = re.compile(rf"(疏|䟽)(?:【([^【】]*)】|\(([^()]*)\))|"
+                       rf"([注註蔬])\(((?:注|註)?(?:{OPENER})[^()]*)\)")
+# A note's `)` and a `(` with only whitespace between: the note goes on (mandoku.join joins
+# those a line break separates; these stand on one line).
+_GAP = re.compile(rf"\)[{''.join(sorted(WHITESPACE))}]*\(")
+# A title's notes: where the title ends, and each note on it with its marker.
+_NOTE_START = re.compile(r"(?:音義|音义|疏|䟽)?\(")
+_TITLE_NOTE = re.compile(r"(音義|音义|疏|䟽)?\(([^()]*)\)")
 _WS = "".join(WHITESPACE)
 
 
@@ -75,16 +88,29 @@ def sniff_mandoku(doc) -> tuple[float, str]:
 def paragraphs(lines) -> list:
     """The body runs on from column to column: one paragraph of every line printed at the
     margin, up to the next line printed indented (a title, the commentators) or blank, which
-    stand alone, as the furniture of a plain e-text does; 欽定四庫全書 stands alone too. In a
+    stand alone, as the furniture of a plain e-text does; 欽定四庫全書 stands alone too. The
+    line printed indented right under the commentators is the 篇 title (kanripo.md §0 rule 9):
+    a paragraph of its own even when it carries notes, with the indented lines that go on with
+    them (考工記's 音義 and 疏 under its title), but not the 經 at the margin after it. In a
     考證 an entry starts at the margin and runs on over the indented lines after it, but an
     indented line after a short one starts a further note of its own (又…, 疏…)."""
     from ..mandoku import flow
     out: list = []
     body: list = []
     head = None
+    after_commentators = False               # the line before was the commentators line
+    title: list | None = None                # the 篇 title's paragraph while its notes go on
     for line in lines:
         text = line.text.strip(_WS)
-        if head is None and kaozheng.HEAD.match(text):
+        if title is not None and line.indent and line.opens_with_note():
+            title.append(line)
+            continue
+        title = None
+        if head is None and after_commentators and _pian_title(line, text):
+            out += flow(body, _stands_alone)
+            body, title = [], [line]
+            out.append(title)
+        elif head is None and kaozheng.HEAD.match(text):
             out += flow(body, _stands_alone)
             body, head = [], text
             out.append([line])
@@ -99,7 +125,15 @@ def paragraphs(lines) -> list:
                 out[-1].append(line)
         else:
             body.append(line)
+        after_commentators = head is None and bool(RESPONSIBILITY.match(text))
     return out + flow(body, _stands_alone)
+
+
+def _pian_title(line, text: str) -> bool:
+    """Is this line, printed right under the commentators, the 篇 title? It is printed
+    indented, like every title of the 卷 (the body stands at the margin); a 卷 title or a 考證
+    head printed there instead is not a 篇's."""
+    return line.indent > 0 and not line.blank and not _title(line) and juan_line(text) is None
 
 
 _FULL = 21            # cells in a column of the 四庫 leaf (8 columns × 21 per half-leaf)
@@ -150,14 +184,42 @@ def segment(raw_units: list[list[RawLine]], shus, b: Builder) -> list[Unit]:
     lines = located(raw_units)
     circle_is_text = "○" not in b.src.delimiters
     return segment_group(lines, shus, b.zhu_resp, b.report,
-                         [marks(l.text, circle_is_text) for l in lines], free=("jing",))
+                         [marks(l.text, circle_is_text) for l in lines], free=("jing",),
+                         bare_quotes=True, layer_model=b.layer_model)
+
+
+# A note with its marker (a bare note too), as the body prints it; and the 注 marker.
+_ANY_NOTE = re.compile(r"(?:音义|音義|疏|䟽|蔬|注|註)?(?:【[^【】]*】|\([^()]*\))")
+
+
+def layer_model(text: str) -> cues.LayerModel:
+    """The 經 and 注 statistics of a text's unambiguous runs (cues.LayerModel). In a paragraph
+    line, the full-size run between two notes is read at its 注 markers: what comes before the
+    first is 經 (a note is followed by 經: kanripo.md §0 rule 11), what follows the last, up to
+    the next note, is 注; a run between two 注 markers holds a 注 and an unmarked 經, and teaches
+    nothing. Lines with no note (titles, furniture) are left out."""
+    jing, zhu = [], []
+    for raw in text.split("\n"):
+        if "(" not in raw and "【" not in raw:
+            continue
+        s = raw.strip(_WS)
+        chunks = _ANY_NOTE.split(s)
+        for k, chunk in enumerate(chunks):
+            runs = _ZHU_MARK.split(chunk)
+            if runs[0]:
+                jing.append(runs[0])
+            if len(runs) == 2 and runs[1] and k + 1 < len(chunks):
+                zhu.append(runs[1])
+    return cues.LayerModel(jing, zhu)
 
 
 def read(src: Source, report: Report):
     b = Builder(src, report, NAME, segment, continues)
+    b.layer_model = layer_model(src.text)
     b.bare_lemmas = True
     b.lemmas_printed = src.mandoku is None
     kaozheng_head = None                      # inside a 考證: its head line, which also ends it
+    after_commentators = False                # the paragraph before was the commentators line
     for n, raw in enumerate(src.text.split("\n"), 1):
         s = raw.strip(_WS)
         if not s:
@@ -185,10 +247,15 @@ def read(src: Source, report: Report):
         elif RESPONSIBILITY.match(s):
             _commentators(b, s)
             b.furniture(Fw(s, pos, "responsibility"))
-        elif CHAPTER.match(s) or (src.mandoku is not None and _title_line(raw, s)):
+            after_commentators = True
+            continue
+        elif src.mandoku is not None and after_commentators and raw.startswith("\u3000"):
+            _pian(b, n, col, s)                       # the 篇 title under the commentators
+        elif CHAPTER.match(s) or pian.title(s) or (src.mandoku is not None and _title_line(raw, s)):
             b.section(s, pos)
         else:
             _line(b, n, col, s)
+        after_commentators = False
     return b.finish()
 
 
@@ -200,15 +267,76 @@ def _title_line(raw: str, s: str) -> bool:
 
 def _line(b: Builder, n: int, col: int, s: str) -> None:
     """A paragraph line: its 經/注/音義 text is a unit, each 疏【…】 in it a 疏 block."""
+    _body(b, _printed(b, n, col, s))
+
+
+def _body(b: Builder, loc: Located) -> None:
+    """_line on a paragraph's printed text (what a title's notes leave of it too)."""
+    text = loc.text
     at = 0
-    for m in _SHU.finditer(s):
-        if s[at:m.start()].strip(_WS):
-            b.unit_line(n, col + at, s[at:m.start()])
-        inner = 2 if m.group(2) is not None else 3
-        b.shu_block(Located.of(m.group(inner), n, col + m.start(inner)), m.group(1), Pos(n, col + m.start()))
+    for m in _SHU_NOTE.finditer(text):
+        if m.start() > at:
+            b.unit_runs(_runs(loc.slice(at, m.start())))
+        inner = next(g for g in (2, 3, 5) if m.group(g) is not None)   # 【…】, (…), misprinted (…)
+        mark = m.group(1) or m.group(4)
+        pos = loc.pos(m.start())
+        if m.group(4):
+            b.report.warn("ZS-CONV-MARKER", f"a 疏 printed {mark}( (its text opens "
+                          f"{m.group(5)[:4]}…): read as 疏, the marker kept as printed", pos)
+        b.shu_block(loc.slice(m.start(inner), m.end(inner)), mark, pos)
         at = m.end()
-    if s[at:].strip(_WS):
-        b.unit_line(n, col + at, s[at:])
+    if at < len(text):
+        b.unit_runs(_runs(loc.slice(at, len(text))))
+
+
+def _printed(b: Builder, n: int, col: int, s: str) -> Located:
+    """A paragraph's text as it is printed, whitespace left out and, in a Kanripo source, a
+    note continued after a gap made one note: `疏(…曲禮曲)　(見其進…)` (0028_008:325) prints
+    the 疏 in two groups of columns with blank cells between, one note as a line-initial `(`
+    after a `)` is (mandoku.join)."""
+    loc = Located()
+    at = 0
+    if b.src.mandoku is not None:
+        for m in _GAP.finditer(s):
+            loc.add(s[at:m.start()], n, col + at)
+            at = m.end()
+    loc.add(s[at:], n, col + at)
+    return loc
+
+
+def _runs(loc: Located) -> list[RawLine]:
+    """The runs of a Located text as the raw lines of one unit."""
+    return [(start.line, start.col, part) for part, start in zip(loc.parts, loc.starts)]
+
+
+def _pian(b: Builder, n: int, col: int, s: str) -> None:
+    """The 篇 title at the top of a 卷, with the notes printed on it: `天官冢宰下音義(…)`,
+    `冬官考工記第六音義(…)疏(…)`. The title is the section's head; a <head> holds no note, so
+    a 音義 on it stands right after the head (as the front matter's title notes do), and a 疏
+    on it explains the title: it points at the head. Whatever follows the notes is body."""
+    loc = _printed(b, n, col, s)
+    text = loc.text
+    first = _NOTE_START.search(text)
+    cut = first.start() if first else len(text)
+    if cut == 0:                                      # no title before the notes: body
+        _body(b, loc)
+        return
+    b.section(text[:cut], loc.pos(0))
+    at = cut
+    for m in _TITLE_NOTE.finditer(text, cut):
+        if m.start() != at:
+            break
+        mark, inner = m.group(1) or "", loc.slice(m.start(2), m.end(2))
+        pos = loc.pos(m.start())
+        if mark in ("疏", "䟽"):
+            b.heading_shu(inner, mark, pos)
+        else:
+            kind, resp = (YINYI, pieces.LUDEMING) if mark else (XIAOZHU, None)
+            note = SmallNote(kind, inner.text, inner.pos(0), resp=resp)
+            b.block(Prose([mark, note] if mark else [note], pos))
+        at = m.end()
+    if at < len(text):
+        _body(b, loc.slice(at, len(text)))
 
 
 def _commentators(b: Builder, line: str) -> None:

@@ -1,0 +1,197 @@
+"""The quotes of an unpunctuated 疏, found by the text they quote (the 四庫 注疏).
+
+The 四庫 editions print the 疏 with no quotation marks and no 出文 lemma: after 正義曰 / 釋曰 it
+takes the 經 clause by clause, each quoted as `X者` (`…故正立拱手而聽先生之教先生與之言則對者
+此謂問時事之言…`), and after 注正義曰 / 注釋曰 the 注 as `云X者`. Where a quote begins is not
+printed; what is known is that X ends right before a 者 and is text of the group the 疏 explains.
+So for each 者 the quote is the longest X before it that the group's text holds (at least
+MIN_QUOTE characters), taken in order: the 疏 follows its text, so each quote is looked for from
+the previous one's place on. `X至Y者` (a passage by its first and last words) is one quote from
+X to Y.
+
+The group's text is indexed once (its trigrams); each 者 then looks at a bounded number of
+occurrences of the trigram that ends its quote, and extends each backwards at most MAX_QUOTE
+characters: the cost is linear in the 疏 and the group.
+"""
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass
+
+from .model import JING, ZHU
+
+# The 疏's turn to the 注: 注正義曰 (孔穎達), 注釋曰 (賈公彥); a few are printed 注疏…, 註….
+ZHU_PART = re.compile(r"[注註](?:正(?:義|义)|釋|释)曰")
+# A quote's shortest length. Two characters (之禮, 是也) occur by chance in any 疏 sentence
+# before 者; three that run on into the group's text in order are a clause of it (measured on
+# the WYG 注疏: see docs/score.md).
+MIN_QUOTE = 3
+# A quote's longest: the 疏 quotes a clause, not a paragraph (the longest clause quoted in the
+# WYG 注疏 runs to about 40 characters); this bounds the work per 者.
+MAX_QUOTE = 60
+# The first words of an `X至Y者` quote: a few characters, as in the 出文 lemmas of the other
+# editions (shu.BARE_LEMMA allows 1–6).
+MAX_FIRST = 8
+# Occurrences of a quote's last three characters looked at from the previous quote's place on:
+# the quoted clause lies near it (the 疏 takes the text in order), and a trigram common enough
+# to occur more often than this in what follows is not what tells a quote.
+MAX_TRIED = 24
+BLOCKED = "\0"                     # stands for text a quote cannot cross (a marker, a note)
+_NGRAM = 3
+_PARTICLES = "也矣焉"                # sentence-final particles
+
+
+@dataclass(slots=True)
+class Found:
+    """A quote of a 疏 paragraph and where the group's text holds it."""
+    para: int                      # index of the paragraph in the 疏 section
+    at: int                        # where X begins in the paragraph's text
+    end: int                       # where it ends (the 者 is at `end`)
+    start: int                     # where the quoted text begins in the searched text
+    stop: int                      # and ends (exclusive)
+    layer: str                     # JING: the 疏's 經 part; ZHU: after 注正義曰 / 注釋曰
+    inner: tuple[int, int] | None = None   # X至Y: the end of X and the start of Y in the paragraph
+
+    @property
+    def length(self) -> int:
+        return self.stop - self.start
+
+
+class TextIndex:
+    """Where each trigram of a text begins, built once."""
+
+    def __init__(self, text: str):
+        self.text = text
+        grams: dict[str, list[int]] = {}
+        for i in range(len(text) - _NGRAM + 1):
+            g = text[i:i + _NGRAM]
+            if BLOCKED not in g:
+                grams.setdefault(g, []).append(i)
+        self.grams = grams
+
+    def longest_ending(self, hay: str, end: int, floor: int, lo: int,
+                       hi: int | None = None) -> tuple[int, int] | None:
+        """The longest X = hay[end - L:end] (MIN_QUOTE ≤ L ≤ MAX_QUOTE, not reaching before
+        `floor`) that the text holds at or after `lo` (and ending by `hi`): (start, L), the
+        earliest of equal lengths."""
+        if end - floor < MIN_QUOTE:
+            return None
+        tail = hay[end - _NGRAM:end]
+        where = self.grams.get(tail)
+        if not where:
+            return None
+        text, best = self.text, None
+        k = bisect.bisect_left(where, lo + MIN_QUOTE - _NGRAM)
+        for p in where[k:k + MAX_TRIED]:
+            stop = p + _NGRAM
+            if hi is not None and stop > hi:
+                break
+            n = _NGRAM
+            while n < MAX_QUOTE and end - n - 1 >= floor and stop - n - 1 >= lo \
+                    and text[stop - n - 1] == hay[end - n - 1]:
+                n += 1
+            if n >= MIN_QUOTE and (best is None or n > best[1]):
+                best = (stop - n, n)
+        return best
+
+    def longest_common(self, hay: str) -> tuple[int, int, int] | None:
+        """The longest run of `hay` (MIN_QUOTE characters or more) the text holds: (where in
+        hay, where in the text, length), the first of equal lengths. Each position of hay
+        looks at MAX_TRIED occurrences of its trigram at most."""
+        text, grams, best = self.text, self.grams, None
+        for i in range(len(hay) - _NGRAM + 1):
+            for p in grams.get(hay[i:i + _NGRAM], ())[:MAX_TRIED]:
+                n = _NGRAM
+                while n < MAX_QUOTE and i + n < len(hay) and p + n < len(text) and text[p + n] == hay[i + n]:
+                    n += 1
+                if best is None or n > best[2]:
+                    best = (i, p, n)
+        return best
+
+    def last_before(self, q: str, lo: int, hi: int) -> int | None:
+        """Where q last occurs in text[lo:hi]."""
+        i = self.text.rfind(q, lo, hi)
+        return None if i == -1 else i
+
+
+def parts(text: str) -> list[tuple[int, int, str]]:
+    """The 經 part and the 注 part of a 疏 paragraph: (start, end, layer)."""
+    m = ZHU_PART.search(text)
+    if m is None:
+        return [(0, len(text), JING)]
+    out = [(0, m.start(), JING)] if m.start() else []
+    return out + [(m.start(), len(text), ZHU)]
+
+
+def find(paras: list[str], index: TextIndex, layers: tuple[str, ...] = (JING, ZHU),
+         lo: int = 0, disjoint: bool = False) -> list[Found]:
+    """The quotes of a 疏 section's paragraphs (their texts, in order) in the indexed text, in
+    order. The 經 part quotes `X者`; the 注 part `云X者` (its other 者 are mostly the 疏's own
+    phrasing, 所以…者). Each is looked for from where the previous one of its part began, or,
+    `disjoint`, ended (a span from the first quote to the last then holds them all)."""
+    out: list[Found] = []
+    place = {JING: lo, ZHU: lo}
+    for pi, text in enumerate(paras):
+        for a, b, layer in parts(text):
+            if layer not in layers:
+                continue
+            floor = a
+            opened = a + len(m.group()) if layer == ZHU and (m := ZHU_PART.match(text, a)) else -1
+            k = text.find("者", a, b)
+            while k != -1:
+                f = _quote(text, k, floor, index, place[layer], layer, pi, opened)
+                if f is not None:
+                    out.append(f)
+                    place[layer] = f.stop if disjoint else f.start
+                    floor = k + 1
+                k = text.find("者", k + 1, b)
+    return out
+
+
+def _quote(text: str, k: int, floor: int, index: TextIndex, lo: int, layer: str,
+           pi: int, opened: int = -1) -> Found | None:
+    """The quote ending at the 者 at k, if any. In the 注 part X opens after a 云 (within
+    MAX_QUOTE before the 者, after the last quote), or right after the part's 注正義曰 (`opened`:
+    注正義曰禮主於敬者, the first words of the 注)."""
+    if layer == ZHU:
+        y = text.rfind("云", max(floor, k - MAX_QUOTE - 1), k)
+        if y == -1 and floor <= opened < k and "者" not in text[opened:k]:
+            y = opened - 1
+        if y == -1 or k - y - 1 < MIN_QUOTE:
+            return None
+        floor = y + 1
+    hit = index.longest_ending(text, k, floor, lo)
+    if hit is None:
+        return None
+    start, n = hit
+    if index.text[start + n:start + n + 2] == text[k:k + 2]:
+        return None                  # the text goes on as the 疏 does (長者所視者): so does the quote
+    while n > MIN_QUOTE and index.text[start] in _PARTICLES:
+        start, n = start + 1, n - 1  # a clause does not open with 也: the 疏's sentence before ended so
+    at = k - n
+    if layer == ZHU and n < (k - floor) // 2:
+        return None                  # 云X者 quotes the 注 near enough whole; this is some other text
+    found = Found(pi, at, k, start, start + n, layer)
+    if at - 1 > floor and text[at - 1] == "至":
+        first = _first_words(text, at - 1, floor, index, lo, start)
+        if first is not None:
+            x_at, x_start = first
+            found = Found(pi, x_at, k, x_start, start + n, layer, (at - 1, at))
+    return found
+
+
+def _first_words(text: str, zhi: int, floor: int, index: TextIndex, lo: int,
+                 y_start: int) -> tuple[int, int] | None:
+    """X of `X至Y`: the longest of the few characters before 至 that the text holds between the
+    previous quote and Y (the last such place: X begins the passage that Y ends)."""
+    best = None
+    for n in range(1, MAX_FIRST + 1):
+        if zhi - n < floor:
+            break
+        q = text[zhi - n:zhi]
+        i = index.last_before(q, lo, y_start)
+        if i is None:
+            break
+        best = (zhi - n, i)
+    return best

@@ -1,0 +1,50 @@
+"""The 篇 of the 三禮 (pipeline/data/pian.tsv): is a line a 篇 title?
+
+An edition prints a 篇 title alone on its line, with its number (`士冠禮第一`, `檀弓上第三`), as
+a 義疏 divides it (`士冠禮第一之一`) or bare (`曲禮上`, `大學`, `天官冢宰下`): with no 第N
+nothing in the line's shape tells it from a short 經 sentence, so the names are listed. Both
+scripts are matched (the plain e-texts are often simplified).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+
+_NUM = "〇零一二三四五六七八九十百千两兩0-9"
+# The characters of the names that have a simplified form (the rest are written alike).
+_SIMPLIFIED = str.maketrans("禮記內則樂雜喪統經問閒間儀鄉飲義學緇傳運壺饋徹覲見馬",
+                            "礼记内则乐杂丧统经问闲间仪乡饮义学缁传运壶馈彻觐见马")
+
+
+@dataclass(frozen=True)
+class Pian:
+    work: str          # 周禮, 儀禮, 禮記
+    n: int             # its place in the work
+    name: str          # as the list names it first (traditional)
+
+
+@lru_cache(maxsize=1)
+def _table() -> tuple[dict[str, Pian], re.Pattern]:
+    by_name: dict[str, Pian] = {}
+    text = resources.files("pipeline").joinpath("data/pian.tsv").read_text(encoding="utf-8")
+    for line in text.splitlines():
+        if not line or line.startswith("#"):
+            continue
+        work, n, names = line.split("\t")
+        forms = names.split("|")
+        pian = Pian(work, int(n), forms[0])
+        for form in forms:
+            by_name[form] = by_name[form.translate(_SIMPLIFIED)] = pian
+    names = "|".join(sorted(map(re.escape, by_name), key=len, reverse=True))
+    # the name; 上/下 of a 官 (天官冢宰下); its number (第一, 第一之一); 上/下 after the number
+    title = re.compile(rf"(?P<name>{names})[上中下]?(?:第[{_NUM}]+(?:之[{_NUM}]+)?)?[上中下]?")
+    return by_name, title
+
+
+def title(text: str) -> Pian | None:
+    """The 篇 `text` names when it is nothing but a 篇 title (the caller strips a line)."""
+    by_name, pattern = _table()
+    m = pattern.fullmatch(text)
+    return by_name[m.group("name")] if m else None
