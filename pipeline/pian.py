@@ -43,8 +43,8 @@ def _table() -> tuple[dict[str, Pian], re.Pattern]:
     return by_name, title
 
 
-def title(line: str) -> Pian | None:
-    """The 篇 a line names when it is nothing but a 篇 title (surrounding whitespace aside)."""
+def title(text: str) -> Pian | None:
+    """The 篇 `text` names when it is nothing but a 篇 title (the caller strips a line)."""
     by_name, pattern = _table()
-    m = pattern.fullmatch(line.strip(" \t\u3000"))
+    m = pattern.fullmatch(text)
     return by_name[m.group("name")] if m else None

@@ -114,7 +114,7 @@ def test_zhouli_paragraph_counters_are_pages_in_order(zhouli):
     pbs = root.findall(f".//{T}body//{T}pb")
     assert [p.get("n") for p in pbs] == [f"1-{k}a" for k in range(1, 8)]
     assert all(p.get("ed") == "tls" for p in pbs)
-    surfaces = {s.get(f"{{http://www.w3.org/XML/1998/namespace}}id") for s in root.iter(f"{T}surface")}
+    surfaces = {s.get("{http://www.w3.org/XML/1998/namespace}id") for s in root.iter(f"{T}surface")}
     assert all(p.get("facs")[1:] in surfaces for p in pbs)
     # the marker with the section number after it on its line stands before that number
     label = _sections(root)[2].find(f"{T}ab/{T}label")

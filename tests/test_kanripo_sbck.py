@@ -4,7 +4,6 @@
 for the purpose (tests/fixtures/kanripo/sbck_*.txt); the whole SBCK folder of ../shared when it
 is there."""
 import copy
-import unicodedata
 
 from pipeline.chars import stand_in
 from pipeline.source import _CONTROL

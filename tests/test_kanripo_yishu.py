@@ -232,3 +232,14 @@ def test_two_juan_in_one_file(tmp_path):
 
 def normalize(e) -> str:
     return "".join("".join(e.itertext()).split())
+
+
+@pytest.mark.parametrize("title", ["曲禮上", "曲礼上", "内則", "大學"])
+def test_a_pian_title_without_its_number_is_a_heading(tmp_path, title):
+    """A 篇 title with no 第N (the editions print both) heads its section, never 經 (the 篇 of
+    the 三禮 are listed: pipeline/pian.py)."""
+    path = tmp_path / "KR1d0068_003.txt"
+    path.write_text(LIJI.read_text(encoding="utf-8").replace("　曲禮上第一之三¶", f"　{title}¶"), encoding="utf-8")
+    root, _ = convert(path)
+    assert q(root, "string(//t:div[@type='section']/t:head)") == title
+    assert not any(title in line for line in layer_lines(root, "jing"))

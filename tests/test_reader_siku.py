@@ -122,3 +122,23 @@ def test_quotes_in_order_and_of_three_characters_at_least():
     found = bare_quotes.find(["说甲乙丙者也又说丁戊者又说己庚辛者", ], index, ("jing",))
     # 丁戊 is too short to tell a quote; 甲乙丙 is taken at its first place, 己庚辛 after it
     assert [(f.start, f.stop) for f in found] == [(0, 3), (5, 8)]
+
+
+def test_pian_titles_without_a_number_are_headings(tmp_path):
+    """A 篇 title alone on its line is a heading with or without 第N (`大學`, `曲礼上`): the 篇 of
+    the 三禮 are listed (pipeline/pian.py), since nothing in the line's shape tells them from a
+    short 經 sentence. A sentence that opens with a 篇's name stays 經."""
+    text = ("钦定四库全书\n礼记注疏卷六十\n汉郑氏注　唐陆德明音义　孔颖达疏\n大学\n"
+            "大学之道在明明德在亲民在止于至善注明明德谓显明其至德也止犹自处也音义【大学旧音泰】"
+            "疏【正义曰此经大学之道在明明德者言大学之道在于章明己之光明之德】\n"
+            "曲礼上\n曲礼曰毋不敬俨若思注礼主于敬疏【正义曰毋不敬者人君行礼无有不敬】\n")
+    src = tmp_path / "t.txt"
+    src.write_text(text, encoding="utf-8")
+    data, report = convert_file(str(src))
+    root = etree.fromstring(data)
+    assert not report.errors and report.layout == "siku"
+    heads = [("".join(h.itertext()), h.get("type")) for h in root.iterfind(".//t:body//t:head", NS)]
+    assert heads == [("礼记注疏卷六十", "juan"), ("大学", "section"), ("曲礼上", "section")]
+    jing = "".join("".join(s.itertext()) for s in root.iterfind(".//t:ab[@type='jing']/t:seg", NS))
+    assert jing.startswith("大学之道在明明德") and "曲礼上" not in jing
+    assert layer_text(root, "all") == lossless_form(text)

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from operator import attrgetter
 from typing import Callable
 
-from .. import persons
+from .. import persons, pian
 from ..anchoring import resolve_group
 from ..chars import Q_CLOSE, Q_OPEN, QUOTE_MARKS, WHITESPACE
 from ..located import Located
@@ -117,7 +117,7 @@ class Builder:
         if m:
             self.juan(s, Pos(n, col), m.group("n"), m.group("work"))
             return
-        if CHAPTER.match(s):
+        if CHAPTER.match(s) or pian.title(s):            # a 篇 title, with or without 第N
             self.section(s, Pos(n, col))
             return
         m = MARK.match(s)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from .. import cues, kaozheng, persons, pieces
+from .. import cues, kaozheng, persons, pian, pieces
 from ..chars import WHITESPACE
 from ..located import Located
 from ..model import MARK, XIAOZHU, YINYI, Fw, Pos, Prose, SmallNote, Unit
@@ -251,7 +251,7 @@ def read(src: Source, report: Report):
             continue
         elif src.mandoku is not None and after_commentators and raw.startswith("\u3000"):
             _pian(b, n, col, s)                       # the 篇 title under the commentators
-        elif CHAPTER.match(s) or (src.mandoku is not None and _title_line(raw, s)):
+        elif CHAPTER.match(s) or pian.title(s) or (src.mandoku is not None and _title_line(raw, s)):
             b.section(s, pos)
         else:
             _line(b, n, col, s)

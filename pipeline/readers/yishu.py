@@ -21,7 +21,7 @@ from __future__ import annotations
 import functools
 import re
 
-from .. import interleave, persons, smallnotes
+from .. import interleave, persons, pian, smallnotes
 from ..attribution import ATTRIBUTION, OPENING, Speakers, attributions
 from ..chars import WHITESPACE
 from ..model import (AN, CATEGORIES, JING, Div, Fw, Piece, Pos, Quote, SmallNote, Translation, Unit,
@@ -204,7 +204,7 @@ class _Reader:
                 self.headings.add(n)
                 under_juan = True
                 continue
-            if indented and (CHAPTER.match(title) or title in _PIAN or
+            if indented and (CHAPTER.match(title) or pian.title(title) is not None or
                              under_juan and len(title) <= 20 and not _opens(s)):
                 self.headings.add(n)
                 self.sections.add(n)
@@ -567,12 +567,6 @@ _NUM = "〇零一二三四五六七八九十百千两兩0-9"
 # A 卷 title: 卷 also printed 巻; the 卷首 (卷首上, 卷首下) come before 卷一.
 JUAN_TITLE = re.compile(rf"^(?P<work>\S*?)[卷巻](?:第)?(?P<n>[{_NUM}]+|首)(?:之[{_NUM}]+)?[上中下]?$")
 # The 篇 of the 儀禮 and the 禮記, which the 圖 卷 print bare as the titles of their figures.
-_PIAN = frozenset(
-    "士冠禮 士昏禮 士相見禮 鄉飲酒禮 鄉射禮 燕禮 大射 大射儀 聘禮 公食大夫禮 覲禮 喪服 士喪禮 既夕 既夕禮 "
-    "士虞禮 特牲饋食禮 少牢饋食禮 有司徹 曲禮上 曲禮下 檀弓上 檀弓下 王制 月令 曾子問 曽子問 文王世子 "
-    "禮運 禮器 郊特牲 内則 內則 玉藻 明堂位 喪服小記 大傳 少儀 學記 樂記 雜記上 雜記下 喪大記 祭法 祭義 "
-    "祭統 經解 哀公問 仲尼燕居 孔子閒居 坊記 中庸 表記 緇衣 奔喪 問喪 服問 閒傳 間傳 三年問 深衣 投壺 "
-    "儒行 大學 冠義 昏義 昬義 鄉飲酒義 射義 燕義 聘義 喪服四制".split())
 # 總論 glued to the 篇 it sums up: 鄉飲酒總論徐氏幹曰… (a paragraph at a 篇's end). Its groups
 # are LINE_LABEL's (an never takes part), so that it stands for it as a line's label.
 PIAN_LABEL = re.compile(rf"^[^\s　()]{{1,8}}?(?P<label>總論|总论)(?P<an>(?!))?(?P<punct>)"
@@ -686,7 +680,7 @@ def _kind(line, kind: str, last, nxt, after_title: bool, margin: list) -> str:
     masked = smallnotes.mask(body).rstrip(_WS)
     if line.indent == 0 and (HEADER.match(body) or juan_title(masked)):
         return "title"
-    if line.indent and (CHAPTER.match(masked) or masked in _PIAN):
+    if line.indent and (CHAPTER.match(masked) or pian.title(masked) is not None):
         return "alone"
     opens = _opens(body)
     full = last is not None and _full(last, kind, margin)
