@@ -57,6 +57,10 @@ def is_gloss(sentence: str) -> bool:
     return bool(YINYI_GLOSS.match(sentence))
 
 
+# The particles a 注 closes on (cues.LayerModel.ENDING).
+ENDED = "也耳焉矣"
+
+
 class LayerModel:
     """How 經 and 注 text read, character by character, learnt from a text's own unambiguous
     runs (the 四庫 注疏: a run between a note and the next 注 marker is 經, one from a 注 marker
@@ -91,6 +95,11 @@ class LayerModel:
     # long 注) to many thousands; a fragment of a few runs tells which cut is likelier, not
     # whether a 注 marker is one.
     RELIABLE = 300
+    # What a cut right after a closing particle is worth (nats): 鄭玄's 注 ends on 也 (耳, 焉,
+    # 矣) far more often than a 經 sentence runs on past one, and the bigrams alone see only the
+    # particle, not that a clause ends there. Measured on 禮記註疏 (docs/score.md): 0 → 3 → 8 →
+    # 14 → 30 nats put 42, 42, 46, 45, 44 of its 59 卷 at the 經 target; 周禮, 儀禮 unchanged.
+    ENDING = 8.0
 
     @property
     def trained(self) -> bool:
@@ -109,13 +118,19 @@ class LayerModel:
 
     def best_cut(self, text: str, lo: int, hi: int) -> tuple[int, float, float]:
         """The cut c in [lo, hi] that makes text[:c] the likeliest 注 and text[c:] the
-        likeliest 經; how far ahead of the runner-up (in nats) it lies; and the log-odds that
-        text[c:] is 注 rather than 經 (above 0: the run reads as 注 to its end)."""
+        likeliest 經, a cut right after a 注's closing particle (ENDED) counting ENDING more;
+        how far ahead of the runner-up (in nats) it lies; and the log-odds that text[c:] is 注
+        rather than 經 (above 0: the run reads as 注 to its end)."""
         gain = [0.0]                        # gain[c]: log P(text[:c] as 注) − as 經
         for i, ch in enumerate(text):
             prev = text[i - 1] if i else ""
             gain.append(gain[-1] + self._logp("zhu", prev, ch) - self._logp("jing", prev, ch))
-        best = max(range(lo, hi + 1), key=lambda c: (gain[c], -c))
-        others = [gain[c] for c in range(lo, hi + 1) if abs(c - best) > 1]
-        margin = (gain[best] - max(others)) if others else 0.0
+        ending = self.ENDING
+
+        def worth(c: int) -> float:
+            return gain[c] + (ending if c and text[c - 1] in ENDED else 0.0)
+
+        best = max(range(lo, hi + 1), key=lambda c: (worth(c), -c))
+        others = [worth(c) for c in range(lo, hi + 1) if abs(c - best) > 1]
+        margin = (worth(best) - max(others)) if others else 0.0
         return best, margin, gain[len(text)] - gain[best]
