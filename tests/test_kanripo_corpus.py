@@ -291,10 +291,14 @@ def test_oracles_fail_a_wrong_tei(tmp_path, name, change, fails):
     assert _failing(got) == fails, got
 
 
-def test_a_unified_compatibility_ideograph_is_canonically_lossless_only(tmp_path):
-    """The file prints U+2F80F (a compatibility ideograph of 兔); a TEI in NFC has U+5154."""
-    got = _judge(tmp_path, GOOD.replace("安定辭", "安定兔"), SAMPLE.replace("安定辭", "安定\U0002F80F"))
-    assert _failing(got) == {"code points"}, got
+def test_a_compatibility_ideograph_is_kept_as_its_variation_sequence(tmp_path):
+    """The file prints U+2F80F (a compatibility ideograph of 兔): the TEI must hold its
+    standardized variation sequence U+5154 U+FE00 (NFC keeps it), not the unified U+5154 that
+    plain NFC would give (the distinction the e-text made is lost)."""
+    sample = SAMPLE.replace("安定辭", "安定\U0002F80F")
+    assert _failing(_judge(tmp_path, GOOD.replace("安定辭", "安定兔\ufe00"), sample)) == set()
+    got = _judge(tmp_path, GOOD.replace("安定辭", "安定兔"), sample)
+    assert {"lossless", "code points"} <= _failing(got), got
 
 
 def test_a_page_after_the_last_line_is_a_pb_too(tmp_path):

@@ -222,10 +222,11 @@ def expected_text(data: bytes, intended: str | None) -> list[tuple[str, str]]:
         pass                        # convert said 0 where the decoder refuses: the comparison below tells
     if intended is not None:
         from pipeline.source import _CONTROL
-        from pipeline.chars import stand_in
+        from pipeline.chars import normalize, stand_in
         text = intended.replace("\r\n", "\n").replace("\r", "\n")
         text = _CONTROL.sub(lambda m: stand_in(m.group()), text)    # kept as stand-ins
-        wants.append(("the text the input encodes", lossless_form(unicodedata.normalize("NFC", text))))
+        # NFC, a compatibility ideograph kept as its variation sequence (docs/rules.md ZS-CONV-COMPAT)
+        wants.append(("the text the input encodes", lossless_form(normalize(text))))
     return wants
 
 
