@@ -297,3 +297,21 @@ def test_the_title_paragraph_takes_only_the_lines_going_on_with_its_notes():
     paras = [[line.text.strip("\u3000")[:4] for line in p] for p in siku.paragraphs(doc.lines)]
     assert ["冬官考工", "(漢興購", "(亦爲序"] in paras
     assert ["國有六職", "(與下文"] in paras
+
+
+def test_the_commentators_line_with_the_variant_shu_is_furniture(tmp_path):
+    """禮記註疏 卷四 prints 孔穎達䟽 (䟽 for 疏): still the commentators line, not a heading, and
+    the 篇 title under it is the section's head."""
+    from pipeline.convert import convert_file
+    src = tmp_path / "KR9z0053_004.txt"
+    src.write_text("#+TITLE: 禮記註疏\n#+PROPERTY: JUAN 4\n<pb:KR9z0053_WYG_004-1a>¶\n欽定四庫全書¶\n"
+                   "　禮記注疏卷四¶\n　　漢鄭氏注　唐陸徳明音義　孔穎達䟽¶\n　曲禮下¶\n"
+                   "凡奉者當心提者當帶注髙下之節音義(奉本亦作捧/同芳勇反)疏(正義曰此一節論臣所奉持之節/"
+                   "凡奉者當心提者當帶者物有宜奉持之者)¶\n", encoding="utf-8")
+    data, report = convert_file(str(src))
+    root = etree.fromstring(data)
+    ns = {"t": "http://www.tei-c.org/ns/1.0"}
+    assert [("".join(e.itertext()), e.get("type")) for e in root.iterfind(".//t:body//t:fw", ns)][-1] == \
+        ("漢鄭氏注　唐陸徳明音義　孔穎達䟽", "responsibility")
+    assert ["".join(h.itertext()) for h in root.iterfind(".//t:body//t:head", ns)] == ["禮記注疏卷四", "曲禮下"]
+    assert root.find(".//t:note[@type='shu']", ns).get("resp") == "#kongyingda"

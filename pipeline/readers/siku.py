@@ -32,7 +32,7 @@ DESCRIPTION = "四庫全書 注疏, unpunctuated: bare 注 before each 注, 音�
 structure_missing = common.structure_missing
 
 HEADER = re.compile(r"^(?:钦定四库全书|欽定四庫全書)$")
-_ROLE = r"[^\s　]{1,10}(?:注|註|疏|音义|音義|释文|釋文)"
+_ROLE = r"[^\s　]{1,10}(?:注|註|疏|䟽|音义|音義|释文|釋文)"
 RESPONSIBILITY = re.compile(rf"^{_ROLE}(?:[\s　]+{_ROLE})+$")
 # The small-character notes after their markers: 【…】 in plain e-texts, (…) in Kanripo's; the
 # 疏 also printed 䟽.
@@ -345,5 +345,5 @@ def _commentators(b: Builder, line: str) -> None:
         pid = persons.named_in(part)
         if pid and part.endswith(("注", "註")):
             b.zhu_resp, b.work_known = pid, True
-        elif pid and part.endswith("疏"):
+        elif pid and part.endswith(("疏", "䟽")):
             b.shu_resp = pid
