@@ -210,8 +210,6 @@ def expected_text(data: bytes, intended: str | None) -> list[tuple[str, str]]:
     """The texts a lossless output must equal: the source as the pipeline decodes it, and (when
     the encoding leaves no doubt) the text the input was made from; each less whitespace and
     delimiters, as docs/design.md defines lossless."""
-    import unicodedata
-
     from pipeline.chars import lossless_form
     from pipeline.errors import PipelineError
     from pipeline.source import source_from_bytes
