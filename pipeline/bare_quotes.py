@@ -20,9 +20,10 @@ import re
 from dataclasses import dataclass
 
 from .model import JING, ZHU
+from .shu import OPENER
 
-# The 疏's turn to the 注: 注正義曰 (孔穎達), 注釋曰 (賈公彥); a few are printed 注疏…, 註….
-ZHU_PART = re.compile(r"[注註](?:正(?:義|义)|釋|释)曰")
+# The 疏's turn to the 注: 注正義曰 (孔穎達), 注釋曰 (賈公彥), a few printed 註….
+ZHU_PART = re.compile(rf"[注註](?:{OPENER})")
 # A quote's shortest length. Two characters (之禮, 是也) occur by chance in any 疏 sentence
 # before 者; three that run on into the group's text in order are a clause of it (measured on
 # the WYG 注疏: see docs/score.md).

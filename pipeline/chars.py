@@ -58,6 +58,10 @@ PRIVATE_USE = ((0xE000, 0xF8FF), (0xF0000, 0xFFFFD), (0x100000, 0x10FFFD))
 LOST = "\ufffd"
 
 
+# The numerals a 卷, 篇 or section number is printed in (a regex class body).
+NUMERALS = "〇零一二三四五六七八九十百千两兩0-9"
+
+
 def is_cjk(ch: str) -> bool:
     cp = ord(ch)
     return any(lo <= cp <= hi for lo, hi, _ in CJK_IDEOGRAPHS)

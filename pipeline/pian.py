@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
-_NUM = "〇零一二三四五六七八九十百千两兩0-9"
+from .chars import NUMERALS
+
 # The characters of the names that have a simplified form (the rest are written alike).
 _SIMPLIFIED = str.maketrans("禮記內則樂雜喪統經問閒間儀鄉飲義學緇傳運壺饋徹覲見馬",
                             "礼记内则乐杂丧统经问闲间仪乡饮义学缁传运壶馈彻觐见马")
@@ -39,7 +40,7 @@ def _table() -> tuple[dict[str, Pian], re.Pattern]:
             by_name[form] = by_name[form.translate(_SIMPLIFIED)] = pian
     names = "|".join(sorted(map(re.escape, by_name), key=len, reverse=True))
     # the name; 上/下 of a 官 (天官冢宰下); its number (第一, 第一之一); 上/下 after the number
-    title = re.compile(rf"(?P<name>{names})[上中下]?(?:第[{_NUM}]+(?:之[{_NUM}]+)?)?[上中下]?")
+    title = re.compile(rf"(?P<name>{names})[上中下]?(?:第[{NUMERALS}]+(?:之[{NUMERALS}]+)?)?[上中下]?")
     return by_name, title
 
 

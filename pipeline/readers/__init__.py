@@ -17,39 +17,33 @@ READERS = {m.NAME: m for m in (bare, front, paren, runon, siku, yishu)}
 
 def detect(text: str, name: str = "") -> tuple[str, str]:
     """(layout, why): the reader whose sniff scores highest (of equal scores, the first by
-    name), or an error when none fits. The readers are asked in name order, so the first to
-    score 1, the most a sniff gives, is chosen without asking the others."""
+    name), or an error when none fits."""
+    return _best(((n, lambda m=m: m.sniff(text)) for n, m in sorted(READERS.items())),
+                 "cannot tell the layout", name)
+
+
+def detect_mandoku(doc, name: str = "") -> tuple[str, str]:
+    """(layout, why) for a Kanripo file: of the readers that read mandoku, the best scored."""
+    n, why = _best(((n, lambda m=m: m.sniff_mandoku(doc)) for n, m in sorted(READERS.items())
+                    if hasattr(m, "sniff_mandoku")), "a Kanripo file, but no layout fits it", name)
+    return n, "Kanripo mandoku markup; " + why
+
+
+def _best(sniffs, refusal: str, name: str) -> tuple[str, str]:
+    """The best of (name, sniff) pairs asked in name order: the first to score 1, the most a
+    sniff gives, is chosen without asking the others; below 0.2 nothing fits."""
     scored = []
-    for n in sorted(READERS):
-        score, why = READERS[n].sniff(text)
+    for n, sniff in sniffs:
+        score, why = sniff()
         if score >= 1.0:
             return n, why
         scored.append(((score, why), n))
     scored.sort(key=lambda x: (-x[0][0], x[1]))
     (score, why), best = scored[0]
     if score < 0.2:
-        raise PipelineError("cannot tell the layout (" + "; ".join(
-            f"{n}: {w}" for (s, w), n in scored) + "); give --format", name, rule="ZS-CONV-LAYOUT")
+        raise PipelineError(f"{refusal} (" + "; ".join(f"{n}: {w}" for (s, w), n in scored)
+                            + "); give --format", name, rule="ZS-CONV-LAYOUT")
     return best, why
-
-
-def detect_mandoku(doc, name: str = "") -> tuple[str, str]:
-    """(layout, why) for a Kanripo file: of the readers that read mandoku, the best scored
-    (of equal scores, the first by name). As in detect(), the first to score 1 is chosen
-    without asking the others."""
-    scored = []
-    for n in sorted(READERS):
-        if hasattr(READERS[n], "sniff_mandoku"):
-            score, why = READERS[n].sniff_mandoku(doc)
-            if score >= 1.0:
-                return n, "Kanripo mandoku markup; " + why
-            scored.append(((score, why), n))
-    scored.sort(key=lambda x: (-x[0][0], x[1]))
-    (score, why), best = scored[0]
-    if score < 0.2:
-        raise PipelineError("a Kanripo file, but no layout fits it (" + "; ".join(
-            f"{n}: {w}" for (s, w), n in scored) + "); give --format", name, rule="ZS-CONV-LAYOUT")
-    return best, "Kanripo mandoku markup; " + why
 
 
 def prepare(src, layout: str, report) -> None:

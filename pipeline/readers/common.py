@@ -14,7 +14,7 @@ from typing import Callable
 
 from .. import persons, pian
 from ..anchoring import resolve_group
-from ..chars import Q_CLOSE, Q_OPEN, QUOTE_MARKS, WHITESPACE
+from ..chars import NUMERALS, Q_CLOSE, Q_OPEN, QUOTE_MARKS, WHITESPACE
 from ..located import Located
 from ..model import (Div, Document, Fw, Head, Judgment, KaozhengEntry, Meta, Pos, Prose, Shu,
                      SmallNote, Translation, Unit, YishuBlock, assign_ids)
@@ -22,11 +22,10 @@ from ..report import Report
 from ..shu import MARK, looks_like_shu, mark_text, opens_body, parse_block, resp_for, starts_section
 from ..source import Source
 
-_NUM = "〇零一二三四五六七八九十百千两兩0-9"
-JUAN_LINE = re.compile(rf"^(?P<work>\S*?)卷(?:第)?(?P<n>[{_NUM}]+)(?:之[{_NUM}]+)?[上中下]?$")
+JUAN_LINE = re.compile(rf"^(?P<work>\S*?)卷(?:第)?(?P<n>[{NUMERALS}]+)(?:之[{NUMERALS}]+)?[上中下]?$")
 _WS = "".join(WHITESPACE)
 # A chapter title standing alone: 祭法第二十三, 檀弓上第三, 聘礼第八之四.
-CHAPTER = re.compile(rf"^[^\s　，。、【】（）()“”]{{1,10}}第[{_NUM}]+(?:之[{_NUM}]+)?$")
+CHAPTER = re.compile(rf"^[^\s　，。、【】（）()“”]{{1,10}}第[{NUMERALS}]+(?:之[{NUMERALS}]+)?$")
 # A line holding nothing but a 出文 lemma (注“X”至“Y”。): its 疏 continues on the next line.
 _QUOTE = Q_OPEN + "[^" + QUOTE_MARKS + "]*" + Q_CLOSE
 _LEMMA_ONLY = re.compile("(?:注|註)?" + _QUOTE + "(?:至" + _QUOTE + ")?[。，]?○*")

@@ -46,7 +46,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from .. import kaozheng, persons
-from ..chars import WHITESPACE
+from ..chars import NUMERALS, WHITESPACE
 from ..model import (AN, FORENAME, HAO, NATIVE, SHU, SURNAME, XIAOZHU, YINYI, ZI, Div, Document,
                      Fw, Head, Judgment, KaozhengEntry, Meta, NameEntry, NamePart, Pos, Prose,
                      SmallNote, assign_ids)
@@ -70,17 +70,16 @@ FW, HEADING, SECTION, TAIL, RESP, CLOSING, PROSE, ROW, ENTRY, KZ = (
     "fw", "heading", "section", "tail", "resp", "closing", "prose", "row", "entry", "kz")
 
 _WS = "".join(WHITESPACE)
-_NUM = "〇一二三四五六七八九十百"
 HEADERS = ("欽定四庫全書", "钦定四库全书")
-_BU = re.compile(rf"^[經史子集]部[{_NUM}]+$")                       # 經部四
-_LEI = re.compile(rf"^\S{{1,4}}類[{_NUM}]+$")                        # 禮類一
+_BU = re.compile(rf"^[經史子集]部[{NUMERALS}]+$")                       # 經部四
+_LEI = re.compile(rf"^\S{{1,4}}類[{NUMERALS}]+$")                        # 禮類一
 _SHU_NOTE = re.compile(r"^\S{1,6}之屬$")                             # (周禮之屬)
 _TITLE = re.compile(r"(?:注疏|註疏|義疏|正義)$")                     # the work, on its first leaf
 _JUANSHOU = re.compile(r"^\S+卷首[上下]?$")
-_GANGLING = re.compile(rf"^綱領[{_NUM}]*$")
+_GANGLING = re.compile(rf"^綱領[{NUMERALS}]*$")
 _MULU = re.compile(r"目[録錄录]$")
 # A 篇 of the 原目 (曲禮上第一, 喪服第十一○子夏傳) with its notes
-_PIAN = re.compile(rf"^[^()第]{{1,8}}第[{_NUM}]+(?=音義|疏|䟽|注|○|$)")
+_PIAN = re.compile(rf"^[^()第]{{1,8}}第[{NUMERALS}]+(?=音義|疏|䟽|注|○|$)")
 _TIYAO_OPENS = re.compile(r"^[(（【]臣[)）】]等[謹谨]按")         # (臣)等謹按: a 提要 with no heading
 # 侍讀(臣)齊召南謹言…, 編修(臣紱)謹言…: an editor's afterword (跋語), with no heading
 _BA_OPENS = re.compile(r"^[^()（）]{0,8}[(（【]臣[^()（）【】]{0,3}[)）】][^()（）]{0,4}[謹谨]言")
@@ -245,7 +244,7 @@ _STRONG = (("提要", re.compile(r"^(?:提要|[(（【]臣[)）】]等[謹谨]�
            ("傳述人", re.compile(r"[傳传]述人$")))
 _CUE_CHARS = frozenset("提凡姓目録錄录原述")
 _PLAIN_CUES = ("提要", "凡例", "姓氏", "目録", "目錄", "目录", "原目", "恭校上", "述人")
-_JUAN_TITLE = re.compile(rf"^\S+?[卷巻][第]?[{_NUM}]+(?:之[{_NUM}]+)?[上中下]?(?:\(.*\))?$")
+_JUAN_TITLE = re.compile(rf"^\S+?[卷巻][第]?[{NUMERALS}]+(?:之[{NUMERALS}]+)?[上中下]?(?:\(.*\))?$")
 
 
 def _census(lines) -> tuple[set, bool, int]:
@@ -727,7 +726,7 @@ class _Builder:
                     _LEI.match(main) else "title"
                 out.append(Fw(part, _at(pos, at), kind, same_as=same if kind == "title" else None))
                 if kind == "catalogue":
-                    self.classification.append(main.rstrip(_NUM))
+                    self.classification.append(re.sub(f"[{NUMERALS}]+$", "", main))
         return out
 
     def _heading(self, kind: str, text: str, pos: Pos) -> None:

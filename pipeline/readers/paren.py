@@ -20,7 +20,7 @@ import re
 from collections import Counter
 
 from .. import persons, pieces
-from ..chars import WHITESPACE
+from ..chars import NUMERALS, WHITESPACE
 from ..located import Located
 from ..model import MARK, XIAOZHU, YINYI, Div, Fw, Head, Piece, Pos, Prose, SmallNote, Unit
 from ..report import Report
@@ -124,18 +124,17 @@ def read(src: Source, report: Report):
 
 # -- Kanripo's 四部叢刊 editions (mandoku) -----------------------------------------------------------
 _WS = "".join(WHITESPACE)
-_NUM = "〇零一二三四五六七八九十百千"
 _NOTE = re.compile(r"\([^()]*\)")
 # A note that follows a marker belongs to the 注疏 layouts (音義(…), 疏(…)), not to this one.
 _MARKERS = ("音義", "音义", "疏", "䟽")
 # The 卷 title, at the head or the tail of a 卷: 周禮卷第一, 纂圖互註禮記卷之二, and (naming the
 # work as the edition does) 纂圗互註禮記之十三.
-_JUAN = re.compile(rf"^(?P<work>[^{_WS}()]{{0,8}}?)(?P<kw>卷[第之]?|之)(?P<n>[{_NUM}]+)$")
+_JUAN = re.compile(rf"^(?P<work>[^{_WS}()]{{0,8}}?)(?P<kw>卷[第之]?|之)(?P<n>[{NUMERALS}]+)$")
 _MULU = re.compile(rf"^[^{_WS}()]{{0,6}}目[録錄]$")
 # A 篇 title, with its commentator on the same line or not: 天官冢宰第一　鄭氏註,
 # 士冠禮第一　儀禮　鄭氏注, 曲禮上第一; a half (天官冢宰下) only with its commentator.
 _WORDS = rf"(?:[^{_WS}()]{{1,4}}[{_WS}]*){{0,2}}?鄭氏[註注]"
-_PIAN = re.compile(rf"^(?P<name>[^{_WS}()]{{1,10}}?(?:第[{_NUM}]+|(?P<half>[上下])(?!第)))"
+_PIAN = re.compile(rf"^(?P<name>[^{_WS}()]{{1,10}}?(?:第[{NUMERALS}]+|(?P<half>[上下])(?!第)))"
                    rf"(?P<resp>[{_WS}]*{_WORDS})?$")
 # The commentator on a line of his own: 禮記　鄭氏註, 禮記(陸曰…)鄭氏註.
 _RESP = re.compile(rf"^{_WORDS}$")

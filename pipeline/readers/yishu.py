@@ -23,7 +23,7 @@ import re
 
 from .. import interleave, persons, pian, smallnotes
 from ..attribution import ATTRIBUTION, OPENING, Speakers, attributions
-from ..chars import WHITESPACE
+from ..chars import NUMERALS, WHITESPACE
 from ..model import (AN, CATEGORIES, JING, Div, Fw, Piece, Pos, Quote, SmallNote, Translation, Unit,
                      YishuBlock)
 from ..report import Report
@@ -563,9 +563,8 @@ def _ranges(nums: list[int]) -> str:
 # separator U+3000 at the line end is not transcribed, and a note's rows are counted whole.
 _FULL = 21
 _SLACK = 1
-_NUM = "〇零一二三四五六七八九十百千两兩0-9"
 # A 卷 title: 卷 also printed 巻; the 卷首 (卷首上, 卷首下) come before 卷一.
-JUAN_TITLE = re.compile(rf"^(?P<work>\S*?)[卷巻](?:第)?(?P<n>[{_NUM}]+|首)(?:之[{_NUM}]+)?[上中下]?$")
+JUAN_TITLE = re.compile(rf"^(?P<work>\S*?)[卷巻](?:第)?(?P<n>[{NUMERALS}]+|首)(?:之[{NUMERALS}]+)?[上中下]?$")
 # The 篇 of the 儀禮 and the 禮記, which the 圖 卷 print bare as the titles of their figures.
 # 總論 glued to the 篇 it sums up: 鄉飲酒總論徐氏幹曰… (a paragraph at a 篇's end). Its groups
 # are LINE_LABEL's (an never takes part), so that it stands for it as a line's label.
