@@ -12,10 +12,10 @@ import sys
 
 import click
 
-from . import __version__
-from .errors import EXIT_INTERNAL, EXIT_OK, EXIT_UNUSABLE, PipelineError, one_line
-from .model import CATEGORIES
-from .textlayers import LAYERS
+from pipeline import __version__
+from pipeline.errors import EXIT_INTERNAL, EXIT_OK, EXIT_UNUSABLE, PipelineError, one_line
+from pipeline.model import CATEGORIES
+from pipeline.textlayers import LAYERS
 
 
 def _say(line: str) -> None:
@@ -59,20 +59,15 @@ def main() -> None:
 
 def _xml_files(paths) -> list[str]:
     """Files named, directories expanded to their *.xml files; an empty directory is an error."""
-    from .convert import sources_in
+    from pipeline.files import sources_in
     return sources_in(list(paths), ".xml")
 
 
 # -- convert -------------------------------------------------------------------------------------
-def _format_choices() -> list[str]:
-    from .readers import READERS
-    return ["auto", *sorted(READERS)]
-
-
 @main.command()
 @click.argument("sources", nargs=-1, required=True, type=click.Path())
 @click.option("-o", "--output", type=click.Path(), help="Output file (one source) or directory (several, or a directory source, whose tree is kept). Default: stdout for one source.")
-@click.option("-f", "--format", "fmt", type=click.Choice(_format_choices()), default="auto", show_default=True, help="Source layout; `auto` detects it and says why.")
+@click.option("-f", "--format", "fmt", default="auto", metavar="FORMAT", show_default=True, help="Source layout (`zhushu formats` lists them); `auto` detects it and says why.")
 @click.option("--report", "report_path", type=click.Path(), help="Write the conversion report (warnings, boundaries, with source line:col) as JSON.")
 @click.option("--work", help="Title of the work (e.g. 周禮注疏), when neither the text nor a .meta.json sidecar names it.")
 @click.option("--encoding", help="Source encoding (default: detect UTF-8/UTF-16/UTF-32 BOM, else UTF-8, GB18030, Big5).")
@@ -89,11 +84,14 @@ def convert(sources, output, fmt, report_path, work, encoding, quiet, jobs, facs
     work, <ID>.xml, beside its 卷. An output is written only when its conversion succeeds, and
     never over a source.
     """
-    from .convert import convert_all, plan, refusal_report, write_works
-    from .kanripo import Options
-    from .files import refuse_overwriting_inputs, write_stdout
-    from .report import write_reports
-    from .source import check_text
+    from pipeline.convert import convert_all, plan, refusal_report, write_works
+    from pipeline.files import refuse_overwriting_inputs, write_stdout
+    from pipeline.report import write_reports
+    from pipeline.sources.decoding import check_text
+    from pipeline.readers import get as reader
+    from pipeline.sources.kanripo import Options
+    if fmt != "auto":
+        reader(fmt)                 # an unknown layout is refused before any file is read
     if work is not None:
         check_text(work, "--work")
     check_text(facs_base, "--facs-base")
@@ -162,7 +160,7 @@ class _Progress:
 @main.command()
 def formats():
     """List the source layouts convert can read."""
-    from .readers import READERS
+    from pipeline.readers import READERS
     for name, mod in sorted(READERS.items()):
         click.echo(f"{name}\t{mod.DESCRIPTION}")
 
@@ -175,9 +173,9 @@ def formats():
 @click.option("--resp", metavar="ID", help="Only what this person said or wrote (an xml:id of the header's listPerson, e.g. zhengxuan).")
 def text(file, layer, category, resp):
     """Print one layer of a TEI file, in document order, one unit or note per line."""
-    from . import xmlsafe
-    from .files import write_stdout
-    from .textlayers import layer_lines
+    from pipeline.files import write_stdout
+    from pipeline.textlayers import layer_lines
+    from pipeline.validate import xmlsafe
     tree = xmlsafe.load(file)
     xmlsafe.require_tei(tree, file)
     lines = [line for line in layer_lines(tree.getroot(), layer, category, resp) if line]
@@ -201,10 +199,10 @@ def validate(paths, fmt, strict, jobs, max_size, max_depth, output):
     (`git diff --name-only | zhushu validate -`). Exit 0 valid (warnings allowed unless
     --strict), 1 invalid, 2 unusable input (not XML, unreadable, refused as hostile).
     """
-    from .files import refuse_overwriting_inputs, write_atomic
-    from .limits import Limits
-    from .reporting import render
-    from .validate import exit_code, paths_from_stdin, validate_files
+    from pipeline.files import refuse_overwriting_inputs, write_atomic
+    from pipeline.limits import Limits
+    from pipeline.validate import exit_code, paths_from_stdin, validate_files
+    from pipeline.validate.reports import render
     listed = []
     for p in paths:
         listed += paths_from_stdin(sys.stdin.buffer) if p == "-" else [p]
@@ -242,7 +240,7 @@ def render_html_cmd(paths, output, jobs):
     """Write the web edition of TEI files (or directories of *.xml) into a directory: one page
     per file, an index of works and 卷 (index.html), a persons index (persons.html) and the
     shared CSS and JS (assets/)."""
-    from .render import render_html
+    from pipeline.render import render_html
     written = render_html(_xml_files(paths), output, jobs)
     _say(f"wrote {len(written) - 2} pages, index.html and persons.html to {output}")
     return EXIT_OK
@@ -262,7 +260,7 @@ def render_pdf_cmd(paths, output, layout, paper, cells, lines, margin, keep_html
     注 and 音義 as double-line small notes, 疏 as indented paragraphs, running heads (work · 卷)
     and page numbers in Chinese numerals. Needs Chromium and the fonts fonts-noto-cjk and
     fonts-babelstone-han."""
-    from .pdf import PrintOptions, render_pdf
+    from pipeline.render.pdf import PrintOptions, render_pdf
     options = PrintOptions(layout, paper, cells, lines, margin)
     done = render_pdf(_xml_files(paths), output, options, keep_html)
     pages = sum(n for _, n in done)

@@ -10,13 +10,13 @@ import unicodedata
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from . import files, readers, strays
-from .chars import WHITESPACE, lossless_form, strip_ws
-from .errors import EXIT_INVALID, EXIT_OK, EXIT_UNUSABLE, PipelineError
-from .report import Report
-from .model import Pos
-from .source import Source, check_text, read_source
-from .tei import body_text, to_tei_text
+from pipeline import files, readers, strays
+from pipeline.chars import WHITESPACE, lossless_form, strip_ws
+from pipeline.errors import EXIT_INVALID, EXIT_OK, EXIT_UNUSABLE, PipelineError
+from pipeline.model import Pos
+from pipeline.report import Report
+from pipeline.sources.decoding import Source, check_text, read_source
+from pipeline.tei import body_text, to_tei_text
 
 
 def convert_source(src: Source, fmt: str = "auto") -> tuple[bytes, Report]:
@@ -138,7 +138,7 @@ def _source_pos(text: str, kept: int, drop: frozenset):
 
 
 def _stats(doc) -> dict:
-    from .model import Shu, Unit
+    from pipeline.model import Shu, Unit
     units = shus = targeted = pieces = 0
     for b in doc.blocks():
         if isinstance(b, Unit):
@@ -150,33 +150,13 @@ def _stats(doc) -> dict:
     return {"units": units, "pieces": pieces, "shu": shus, "shu_anchored": targeted}
 
 
-def sources_in(paths: list[str], pattern_ext: str = ".txt") -> list[str]:
-    """Files named on the command line, directories expanded (recursively, sorted)."""
-    return [p for p, _ in _listed(paths, pattern_ext)]
-
-
-def _listed(paths: list[str], pattern_ext: str) -> list[tuple[str, str]]:
-    """(file, its path relative to the directory named, or its base name) for each file."""
-    out = []
-    for p in paths:
-        if os.path.isdir(p):
-            found = sorted(os.path.join(d, f) for d, _, fs in os.walk(p) for f in fs
-                           if f.endswith(pattern_ext))
-            if not found:
-                raise PipelineError(f"no {pattern_ext} files in directory", p)
-            out.extend((f, os.path.relpath(f, p)) for f in found)
-        else:
-            out.append((p, os.path.basename(p)))
-    return out
-
-
 def plan(paths: list[str], output: str | None) -> list[tuple[str, str | None]]:
     """(source, output) pairs for `zhushu convert SOURCES [-o OUTPUT]`: one source and no
     output → stdout (None); one source and a file → that file; several sources, a directory
     source or an output that is a directory → OUTPUT/<name>.xml, a directory named as a source
     keeping its tree below it. Refused before anything is converted: several sources without
     -o DIR, two sources claiming one output, an output that is one of the sources."""
-    listed = _listed(paths, ".txt")
+    listed = files.listed(paths, ".txt")
     many = len(listed) > 1 or any(os.path.isdir(s) for s in paths)
     if many and not output:
         raise PipelineError("several sources need -o DIR", rule="ZS-OPT-001")
@@ -228,8 +208,8 @@ def write_works(pairs: list[tuple[str, str | None]], outcomes: list[Outcome]) ->
     entries linked to the 卷 whose TEI was written. Returns the paths written."""
     import hashlib
 
-    from . import works
-    from .tei import work_to_tei
+    from pipeline import works
+    from pipeline.tei import work_to_tei
     converted = {o.source for o in outcomes if o.report is not None and not o.report.errors}
     written = []
     for directory, target, members in works.plan(pairs):

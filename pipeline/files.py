@@ -16,8 +16,8 @@ import stat
 import tempfile
 from typing import Iterator
 
-from .errors import PipelineError
-from .limits import MAX_BYTES
+from pipeline.errors import PipelineError
+from pipeline.limits import MAX_BYTES
 
 _KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
           (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
@@ -196,3 +196,23 @@ def _set_mode(tmp: str, target: str) -> None:
 def _unlink(path: str) -> None:
     with contextlib.suppress(OSError):
         os.unlink(path)
+
+
+def sources_in(paths: list[str], pattern_ext: str = ".txt") -> list[str]:
+    """Files named on the command line, directories expanded (recursively, sorted)."""
+    return [p for p, _ in listed(paths, pattern_ext)]
+
+
+def listed(paths: list[str], pattern_ext: str) -> list[tuple[str, str]]:
+    """(file, its path relative to the directory named, or its base name) for each file."""
+    out = []
+    for p in paths:
+        if os.path.isdir(p):
+            found = sorted(os.path.join(d, f) for d, _, fs in os.walk(p) for f in fs
+                           if f.endswith(pattern_ext))
+            if not found:
+                raise PipelineError(f"no {pattern_ext} files in directory", p)
+            out.extend((f, os.path.relpath(f, p)) for f in found)
+        else:
+            out.append((p, os.path.basename(p)))
+    return out

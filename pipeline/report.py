@@ -4,9 +4,9 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass, field
 
-from . import files
-from .errors import located
-from .model import Pos
+from pipeline import files
+from pipeline.errors import located
+from pipeline.model import Pos
 
 
 @dataclass(slots=True)

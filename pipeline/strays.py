@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import re
 
-from .chars import DELIMITERS
-from .model import (Document, Fw, Judgment, KaozhengEntry, Para, Piece, Pos, Prose, Shu,
-                    SmallNote, Translation, Unit, YishuBlock)
-from .report import Report
+from pipeline.chars import DELIMITERS
+from pipeline.model import (Document, Fw, Judgment, KaozhengEntry, Para, Piece, Pos, Prose, Shu,
+                            SmallNote, Translation, Unit, YishuBlock)
+from pipeline.report import Report
+
 
 def drop(doc: Document, report: Report) -> None:
     """Drop the delimiters of the document's source (doc.meta.delimiters) that no reader

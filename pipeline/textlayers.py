@@ -5,7 +5,7 @@ import re
 
 from lxml import etree
 
-from .chars import WHITESPACE_CLASS
+from pipeline.chars import WHITESPACE_CLASS
 
 TEI = "{http://www.tei-c.org/ns/1.0}"
 LAYERS = ("all", "jing", "zhu", "yinyi", "shu", "yishu", "an", "textual", "translation")

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import os
 
-from . import files, mandoku
-from .errors import PipelineError
-from .model import Volume, Work
+from pipeline import files
+from pipeline.errors import PipelineError
+from pipeline.model import Volume, Work
+from pipeline.sources import mandoku
 
 
 def plan(pairs: list[tuple[str, str | None]]) -> list[tuple[str, str, list[tuple[str, str]]]]:

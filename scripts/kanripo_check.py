@@ -23,7 +23,7 @@ it checks: the mandoku markup is read again below, with regular expressions, fro
 * lines: one <lb> per printed line, at its start. A `¶` ends a printed line unless it follows a
   page marker directly when nothing has been printed since the last line ended (the marker's own
   line in WYG and SBCK: `<pb:…>¶`); text after the last `¶` is a line of its own. That is
-  pipeline/mandoku.py's rule, written again here; in WYG, master and SBCK it must agree with the
+  pipeline/sources/mandoku.py's rule, written again here; in WYG, master and SBCK it must agree with the
   file's own count (every `¶` less the `<pb:…>¶` lines).
 * layers, for the 四庫 注疏 卷 (WYG 0003, 0028, 0053, master 0053; not `_000`): the 音義 layer is
   the text inside the edition's `音義(…)`, the 疏 layer the text inside `疏(…)`/`䟽(…)` (a note
@@ -360,6 +360,7 @@ class Tei:
 
 def read_tei(path) -> Tei:
     from lxml import etree
+
     # collect_ids off: a duplicated xml:id is a finding of the checks, not a stop before them
     root = etree.parse(str(path), etree.XMLParser(huge_tree=True, resolve_entities=False,
                                                   collect_ids=False)).getroot()

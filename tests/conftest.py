@@ -65,7 +65,7 @@ def convert_checked(text: str, meta: dict | None = None):
 
     from pipeline.chars import lossless_form
     from pipeline.convert import convert_source
-    from pipeline.source import source_from_bytes
+    from pipeline.sources.decoding import source_from_bytes
     from pipeline.textlayers import layer_text
     src = source_from_bytes(text.encode("utf-8"), "t.txt", meta=meta or {})
     data, report = convert_source(src)

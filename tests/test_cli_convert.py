@@ -134,7 +134,7 @@ def test_convert_in_processes_is_the_same_conversion(run, tmp_path):
 def test_big5_and_gb18030_sources_decode_to_their_text(tmp_path):
     """Nearly every Big5 byte sequence is valid GB18030 too: the reading made of common
     characters wins, whichever encoding the file is in."""
-    from pipeline.source import read_source
+    from pipeline.sources.decoding import read_source
     text = ("周禮注疏卷三十八\n及宿，則令聚柝。（令，令野廬氏。○廬，力於反。）\n"
             "[疏]注“令令野廬氏”○釋曰：知“令野廬氏”，其職云“有賓客，令其地之民聚柝之”，故知也。\n")
     for enc in ("big5", "gb18030"):

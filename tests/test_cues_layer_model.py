@@ -1,5 +1,5 @@
 """cues.LayerModel: where a 注 running on into the next 經 is cut."""
-from pipeline.cues import LayerModel
+from pipeline.readers.zhushu.cues import LayerModel
 
 JING = ["子曰學而時習之不亦說乎有朋自遠方來不亦樂乎", "人不知而不慍不亦君子乎"]
 ZHU = ["馬曰子者男子之通稱謂孔子也王曰時者學者以時誦習之", "誦習以時學無廢業所以為說懌也"]

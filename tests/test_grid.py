@@ -7,8 +7,7 @@ import unicodedata
 import pytest
 from lxml import etree, html
 
-
-from pipeline.pdf import print_html, print_renderer
+from pipeline.render.pdf import print_html, print_renderer
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 TEIS = sorted((ROOT / "tei").glob("*.xml"))

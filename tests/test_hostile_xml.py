@@ -73,7 +73,7 @@ def hostile(traps, tmp_path_factory):
 
 
 def need_chromium():
-    from pipeline import pdf
+    from pipeline.render import pdf
     try:
         pdf.find_chromium()
         pdf.check_fonts()

@@ -34,8 +34,8 @@ def _convert(path):
 def _file_text(path) -> str:
     """The file's text less the mandoku markup (# lines, an org heading's stars, page markers,
     ¶, note parentheses) and whitespace, each gaiji its character: what the TEI must hold."""
-    from pipeline import kanripo, mandoku
     from pipeline.chars import lossless_form
+    from pipeline.sources import kanripo, mandoku
     raw = open(path, encoding="utf-8").read()
     text = "".join(re.sub(r"^\*+ +", "", l) for l in raw.split("\n") if not l.startswith("#"))
     gaiji = kanripo.Context.near(str(path)).gaiji_char
@@ -146,7 +146,7 @@ def test_liji_sections_glued_to_their_first_phrase(liji):
 
 
 def test_liji_units_and_phrases(liji):
-    from pipeline import kanripo
+    from pipeline.sources import kanripo
     gaiji = kanripo.Context.near(str(FIX / "bare_liji.txt")).gaiji_char
     root, _ = liji
     assert _units(root) == [
@@ -199,8 +199,8 @@ def test_a_line_run_on_over_a_paragraph_break_is_cut_there():
     """mandoku ends a printed line only at ¶: a paragraph's last phrase without one runs on
     into the next paragraph, over the blank and # lines (and a page marker) between them.
     The reader cuts it there, the page, gaiji and positions going with the part they are in."""
-    from pipeline import mandoku
     from pipeline.readers import bare
+    from pipeline.sources import mandoku
     text = ("#+TITLE: 禮記\n<pb:KR1d0052_tls_023-1a>¶\n** 23 喪服大記\n\n23.1婦人皆杖。\n\n"
             "# src: LIJI 22.02.04;\n<pb:KR1d0052_tls_023-2a>於&KR0427;命，¶\n")
     doc = mandoku.parse(text, "x.txt")
@@ -238,7 +238,7 @@ def test_kanripo_file_reads_as_its_own_plain_text():
     from pipeline import readers
     from pipeline.convert import convert_source
     from pipeline.report import Report
-    from pipeline.source import read_source, source_from_bytes
+    from pipeline.sources.decoding import read_source, source_from_bytes
     for name in ("bare_zhouli.txt", "bare_liji.txt"):
         src = read_source(str(FIX / name))
         readers.prepare(src, "bare", Report(name))
@@ -264,8 +264,8 @@ def test_plain_sniff_never_claims_the_other_layouts():
 
 
 def test_mandoku_sniff_needs_no_notes_and_punctuation():
-    from pipeline import mandoku
     from pipeline.readers import bare
+    from pipeline.sources import mandoku
     siku = ("#+TITLE: 禮記註疏\n<pb:KR1d0053_WYG_001-1a>¶\n欽定四庫全書¶\n"
             "曲禮曰毋不敬注禮主於敬音義(毋音無/詞其)¶\n儼若思注言人之坐思疏(正義曰/此一節)¶\n")
     assert bare.sniff_mandoku(mandoku.parse(siku, "x.txt"))[0] == 0.0
@@ -280,7 +280,7 @@ def test_not_this_layout_is_refused_unless_asked_for():
     from pipeline.convert import convert_source
     from pipeline.errors import PipelineError
     from pipeline.readers import bare
-    from pipeline.source import source_from_bytes
+    from pipeline.sources.decoding import source_from_bytes
     long = "子曰，學而時習之，不亦說乎。" * 20
     src = source_from_bytes(("#+TITLE: 論語\n<pb:KR1h0004_tls_001-1a>¶\n" + long + "¶\n").encode(), "x.txt")
     assert bare.sniff_mandoku(src.mandoku)[0] > 0.2
@@ -303,7 +303,7 @@ _SECTION_LINE = re.compile(r"^(?:<pb:[^<>]*>)?(\d+\.\d+)(\.?)(?=\D)")
 
 @pytest.mark.skipif(not BARE.exists(), reason="../shared/kanripo/bare not present")
 def test_every_bare_file():
-    from pipeline import mandoku
+    from pipeline.sources import mandoku
     files = sorted(glob.glob(str(BARE / "*" / "*_[0-9][0-9][0-9].txt")))
     assert len(files) == 56
     total = 0

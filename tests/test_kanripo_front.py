@@ -11,9 +11,10 @@ import pytest
 from lxml import etree
 
 from conftest import ROOT, SHARED, TEI_ALL
-from pipeline import mandoku, readers
+from pipeline import readers
 from pipeline.convert import convert_file
 from pipeline.readers import front
+from pipeline.sources import mandoku
 
 FIX = ROOT / "tests" / "fixtures" / "kanripo"
 KANRIPO = SHARED / "kanripo"
@@ -314,7 +315,7 @@ def test_xingshi_of_the_yishu(work, count):
 
 def test_a_plain_etext_of_front_matter_reads_alike():
     from pipeline.convert import convert_source
-    from pipeline.source import source_from_bytes
+    from pipeline.sources.decoding import source_from_bytes
     plain = ("钦定四库全书\n提要\n（臣）等谨按此书凡若干卷\n乾隆四十二年三月恭校上\n"
              "欽定禮記義疏凡例\n一經文字樣間有不同\n一每經文下講說諸家各以時代為次\n")
     assert front.sniff(plain)[0] > 0

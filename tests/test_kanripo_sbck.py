@@ -4,21 +4,19 @@
 for the purpose (tests/fixtures/kanripo/sbck_*.txt); the whole SBCK folder of ../shared when it
 is there."""
 import copy
-
-from pipeline.chars import stand_in
-from pipeline.source import _CONTROL
 import re
 
 import pytest
-
-from pipeline import chars
 from lxml import etree
 
 from conftest import ROOT, SHARED
-from pipeline import mandoku, yinyi
-from pipeline.chars import WHITESPACE
+from pipeline import chars
+from pipeline.chars import WHITESPACE, stand_in
 from pipeline.convert import convert_file
-from pipeline.readers import paren
+from pipeline.readers import yinyi
+from pipeline.readers.zhushu import paren
+from pipeline.sources import mandoku
+from pipeline.sources.decoding import _CONTROL
 from pipeline.textlayers import layer_lines
 
 FIX = ROOT / "tests" / "fixtures" / "kanripo"
@@ -207,7 +205,7 @@ def test_full_width_by_edition():
 def test_plain_paren_text_unchanged():
     """A plain e-text of the layout keeps ○ as a dropped delimiter and its notes as before."""
     from pipeline.convert import convert_source
-    from pipeline.source import source_from_bytes
+    from pipeline.sources.decoding import source_from_bytes
     src = source_from_bytes("惟王建国，（建，立也。○王，于况反。）\n".encode(), "t.txt")
     root = etree.fromstring(convert_source(src)[0])
     assert not xp(root, "//t:body//t:label")
@@ -247,7 +245,7 @@ def test_split_beside_a_gloss_of_sense_before_the_first_reading():
 # -- the whole SBCK folder -------------------------------------------------------------------------
 SBCK_FILES = sorted(SBCK.glob("*/*_[0-9][0-9][0-9].txt")) if SBCK.exists() else []
 # Two 儀禮 卷 hold a U+0001 (`(主禮者\x01)`): the source check refuses the file before any reader
-# sees it (pipeline/source.py).
+# sees it (pipeline/sources/decoding.py).
 CONTROL = {"KR1d0026_001", "KR1d0026_008"}
 
 

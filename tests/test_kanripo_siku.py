@@ -7,7 +7,7 @@ import pytest
 from lxml import etree
 
 from conftest import ROOT
-from pipeline import mandoku
+from pipeline.sources import mandoku
 
 FIX = ROOT / "tests" / "fixtures" / "kanripo"
 JUAN = FIX / "KR9z0001" / "KR9z0001_002.txt"
@@ -292,7 +292,7 @@ def test_a_shu_on_the_pian_title_points_at_the_head(kaogong):
 
 
 def test_the_title_paragraph_takes_only_the_lines_going_on_with_its_notes():
-    from pipeline.readers import siku
+    from pipeline.readers.zhushu import siku
     doc = mandoku.parse((FIX / "siku_kaogong.txt").read_text(encoding="utf-8"), "siku_kaogong.txt")
     paras = [[line.text.strip("\u3000")[:4] for line in p] for p in siku.paragraphs(doc.lines)]
     assert ["冬官考工", "(漢興購", "(亦爲序"] in paras

@@ -8,16 +8,18 @@ import os
 import pytest
 from lxml import etree
 
-from pipeline import mandoku, readers, smallnotes
-from pipeline.attribution import OPENING, attributions
+from conftest import ROOT, SHARED, _tei_all_schema
+from pipeline import readers
 from pipeline.convert import convert_source
 from pipeline.model import JING, Piece, Pos, SmallNote, Unit
-from pipeline.readers import siku, yishu
+from pipeline.readers.yishu import reader as yishu
+from pipeline.readers.yishu import smallnotes
+from pipeline.readers.yishu.attribution import OPENING, attributions
+from pipeline.readers.zhushu import siku
 from pipeline.report import Report
-from pipeline.source import read_source
+from pipeline.sources import mandoku
+from pipeline.sources.decoding import read_source
 from pipeline.textlayers import layer_lines
-
-from conftest import ROOT, SHARED, _tei_all_schema
 
 NS = {"t": "http://www.tei-c.org/ns/1.0"}
 FIX = ROOT / "tests" / "fixtures" / "kanripo"
@@ -237,7 +239,7 @@ def normalize(e) -> str:
 @pytest.mark.parametrize("title", ["曲禮上", "曲礼上", "内則", "大學"])
 def test_a_pian_title_without_its_number_is_a_heading(tmp_path, title):
     """A 篇 title with no 第N (the editions print both) heads its section, never 經 (the 篇 of
-    the 三禮 are listed: pipeline/pian.py)."""
+    the 三禮 are listed: pipeline/readers/pian.py)."""
     path = tmp_path / "KR1d0068_003.txt"
     path.write_text(LIJI.read_text(encoding="utf-8").replace("　曲禮上第一之三¶", f"　{title}¶"), encoding="utf-8")
     root, _ = convert(path)

@@ -6,17 +6,17 @@ can match); these tests hold them to the straightforward versions on random and 
 import random
 import re
 
-from pipeline.anchoring import (_SKIP, Stream, _kept_runs, edit_distance, find_all, prefix_distances,
-                                squeeze)
-from pipeline.attribution import ATTRIBUTION, attributions
 from pipeline.chars import (DELIMITERS, PLACEHOLDERS, Q_CLOSE, Q_OPEN, QUOTE_MARKS, WHITESPACE,
                             lossless_form, strip_ws)
-from pipeline.interleave import _Likeness, similarity
 from pipeline.model import JING, Piece, Pos
 from pipeline.readers import sniffing
-from pipeline.readers.yishu import GLUED_AN
-from pipeline.shu import SubQuotes
-from pipeline.yinyi import _GLOSS
+from pipeline.readers.yinyi import _GLOSS
+from pipeline.readers.yishu.attribution import ATTRIBUTION, attributions
+from pipeline.readers.yishu.interleave import _Likeness, similarity
+from pipeline.readers.yishu.reader import GLUED_AN
+from pipeline.readers.zhushu.anchoring import (_SKIP, Stream, _kept_runs, edit_distance, find_all,
+                                               prefix_distances, squeeze)
+from pipeline.readers.zhushu.shu import SubQuotes
 
 ALPHABET = "之也者其而以不為人子□?"
 
@@ -194,7 +194,7 @@ def test_likeness_thresholds_and_means_agree_with_the_exact_values():
 
 
 def test_shu_lines_are_counted_as_the_multiline_pattern():
-    from pipeline.readers import runon
+    from pipeline.readers.zhushu import runon
     old = re.compile(r"^\s*(?:[\[［【〔][疏疎][\]］】〕]|[疏疎](?=○?(?:注|註)?" + Q_OPEN + "))", re.M)
     rnd = random.Random(12)
     for _ in range(5000):

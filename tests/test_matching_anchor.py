@@ -6,9 +6,9 @@ candidate-by-candidate search they replace) on random texts dense with placehold
 """
 import random
 
-from pipeline.anchoring import Stream, _mismatches, find_all, locate, squeeze
 from pipeline.chars import PLACEHOLDERS
 from pipeline.model import JING, Piece, Pos
+from pipeline.readers.zhushu.anchoring import Stream, _mismatches, find_all, locate, squeeze
 
 ALPHABET = "之也者其而以不為人子"
 WILD = "?┹▯□"

@@ -15,12 +15,12 @@ import re
 
 from lxml import etree
 
-from pipeline import smallnotes
 from pipeline.chars import PLACEHOLDERS, WHITESPACE
 from pipeline.model import (JING, MARK, YINYI, ZHU, Anchor, Div, Document, Meta, Piece, Pos, Quote,
                             SmallNote, Token, Unit, YishuBlock, assign_ids)
-from pipeline.readers.yishu import (CATALOGUE, GLUED, GLUED_AN, HEADER, SOURCE, _glued_all, _Reader,
-                                     furniture_kind)
+from pipeline.readers.yishu import smallnotes
+from pipeline.readers.yishu.reader import (CATALOGUE, GLUED, GLUED_AN, HEADER, SOURCE, _glued_all,
+                                           _Reader, furniture_kind)
 from pipeline.tei import INLINE, _Writer, glyph_id
 
 # CJK text with what the writer must escape or wrap, and what the reader cuts at.
@@ -259,7 +259,7 @@ def test_furniture_found_as_by_the_patterns_alone():
 def test_speakers_remembered_as_resolved_each_time():
     """Resolving an attribution once per printed name gives the ids and the reports that
     resolving every one does."""
-    from pipeline.attribution import ATTRIBUTION, Speakers
+    from pipeline.readers.yishu.attribution import ATTRIBUTION, Speakers
     from pipeline.report import Report
     rnd = random.Random(19)
     names = ["郑氏康成", "孔氏颖达", "贾氏公彦", "朱子", "程子", "王氏某", "李氏甲乙", "?氏"]
@@ -290,6 +290,7 @@ def test_detect_stops_at_a_certain_layout_with_the_same_choice_and_reason():
     those of asking every reader."""
     import glob
     import os
+
     from pipeline.errors import PipelineError
     from pipeline.readers import READERS, detect
     here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -325,7 +326,7 @@ def test_body_text_undoes_the_escapes_as_the_plain_replaces():
 
 
 def test_modern_lines_counted_until_enough_as_counting_all():
-    from pipeline.interleave import _MODERN, _modern_body
+    from pipeline.readers.yishu.interleave import _MODERN, _modern_body
     rnd = random.Random(22)
     words = ["的", "了", "没有", "因为", "之", "也", "者", "其", "而", "以", "不", "為", "人"]
     for _ in range(5000):

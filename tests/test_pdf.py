@@ -11,8 +11,8 @@ import subprocess
 import pytest
 from lxml import etree
 
-from pipeline import pdf
-from pipeline.pdf import PrintOptions, paper_size, render_pdf
+from pipeline.render import pdf
+from pipeline.render.pdf import PrintOptions, paper_size, render_pdf
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 TEIS = sorted(str(p) for p in (ROOT / "tei").glob("*.xml"))

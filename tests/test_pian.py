@@ -1,7 +1,11 @@
-"""The 篇 of the 三禮 (pipeline/pian.py): a title line with or without 第N, in either script."""
+"""The 篇 of the 三禮 (pipeline/readers/pian.py): a title line with or without 第N, in either script."""
+import pathlib
+
 import pytest
 
-from pipeline import pian
+from pipeline.readers import pian
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
 
 
 @pytest.mark.parametrize("line, work, n", [
@@ -21,7 +25,7 @@ def test_a_sentence_is_no_title(line):
 
 def test_the_list_is_whole():
     by_work = {}
-    for line in open(pian.__file__.replace("pian.py", "data/pian.tsv"), encoding="utf-8"):
+    for line in (ROOT / "pipeline" / "data" / "pian.tsv").open(encoding="utf-8"):
         if line.strip() and not line.startswith("#"):
             work, n, _ = line.split("\t")
             by_work.setdefault(work, []).append(int(n))

@@ -3,7 +3,7 @@ from lxml import etree
 
 from pipeline.chars import lossless_form
 from pipeline.convert import convert_source
-from pipeline.source import source_from_bytes
+from pipeline.sources.decoding import source_from_bytes
 from pipeline.textlayers import layer_lines, layer_text
 from pipeline.validate import iter_issues
 

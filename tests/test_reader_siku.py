@@ -3,13 +3,12 @@ each 注, 音义【…】 and 疏【…】 inline, no punctuation, furniture lin
 import pytest
 from lxml import etree
 
+from conftest import ROOT
 from pipeline.chars import lossless_form
 from pipeline.convert import convert_file
 from pipeline.readers import detect
 from pipeline.textlayers import layer_lines, layer_text
 from pipeline.validate import iter_issues
-
-from conftest import ROOT
 
 NS = {"t": "http://www.tei-c.org/ns/1.0"}
 FIX = ROOT / "tests" / "fixtures" / "siku"
@@ -117,7 +116,7 @@ def test_the_shu_quotes_are_sub_lemmas_on_exactly_what_they_quote(unmarked):
 
 
 def test_quotes_in_order_and_of_three_characters_at_least():
-    from pipeline import bare_quotes
+    from pipeline.readers.zhushu import bare_quotes
     index = bare_quotes.TextIndex("甲乙丙丁戊己庚辛壬癸甲乙丙")
     found = bare_quotes.find(["说甲乙丙者也又说丁戊者又说己庚辛者", ], index, ("jing",))
     # 丁戊 is too short to tell a quote; 甲乙丙 is taken at its first place, 己庚辛 after it
@@ -126,7 +125,7 @@ def test_quotes_in_order_and_of_three_characters_at_least():
 
 def test_pian_titles_without_a_number_are_headings(tmp_path):
     """A 篇 title alone on its line is a heading with or without 第N (`大學`, `曲礼上`): the 篇 of
-    the 三禮 are listed (pipeline/pian.py), since nothing in the line's shape tells them from a
+    the 三禮 are listed (pipeline/readers/pian.py), since nothing in the line's shape tells them from a
     short 經 sentence. A sentence that opens with a 篇's name stays 經."""
     text = ("钦定四库全书\n礼记注疏卷六十\n汉郑氏注　唐陆德明音义　孔颖达疏\n大学\n"
             "大学之道在明明德在亲民在止于至善注明明德谓显明其至德也止犹自处也音义【大学旧音泰】"

@@ -7,10 +7,10 @@ including the abbreviations (以下, 云云) and punctuation that squeezing drop
 """
 import random
 
-from pipeline.anchoring import agrees, matches, squeeze
-from pipeline.rules import _agrees
-
 from test_matching import random_texts
+
+from pipeline.readers.zhushu.anchoring import agrees, matches, squeeze
+from pipeline.validate.rules import _agrees
 
 ALPHABET = "甲乙以已下云，。“”　?"
 

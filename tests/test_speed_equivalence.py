@@ -10,18 +10,19 @@ step reads a table by label; the stray-delimiter pass tests a one-run quotation 
 import random
 import re
 
-from pipeline import smallnotes
-from pipeline.anchoring import _SKIP, _SKIP_RUN, _SUB, squeeze, sub_quotes
-from pipeline.attribution import ATTRIBUTION
+from test_matching import random_texts
+
 from pipeline.chars import Q_CLOSE, Q_OPEN, QUOTE_MARKS
 from pipeline.model import XIAOZHU, Div, Document, Meta, Para, Pos, Quote, SmallNote, YishuBlock
-from pipeline.readers import sniffing, yishu
+from pipeline.readers import sniffing
+from pipeline.readers.yishu import reader as yishu
+from pipeline.readers.yishu import smallnotes
+from pipeline.readers.yishu.attribution import ATTRIBUTION
+from pipeline.readers.zhushu.anchoring import _SKIP, _SKIP_RUN, _SUB, squeeze, sub_quotes
+from pipeline.readers.zhushu.segment import _INTO, _TRANS, _is_phrase
+from pipeline.readers.zhushu.shu import SubQuotes
 from pipeline.report import Report
-from pipeline.segment import _INTO, _TRANS, _is_phrase
-from pipeline.shu import SubQuotes
 from pipeline.strays import drop
-
-from test_matching import random_texts
 
 
 def test_no_skipped_character_is_a_letter():

@@ -36,7 +36,7 @@ def xxe_document(traps) -> str:
 @pytest.mark.parametrize("command", hx.COMMANDS)
 def test_xxe_reads_and_sends_nothing(command, encoding, traps, worker, tmp_path):
     if command == "pdf":
-        from pipeline import pdf
+        from pipeline.render import pdf
         try:
             pdf.find_chromium()
             pdf.check_fonts()

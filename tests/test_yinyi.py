@@ -1,7 +1,7 @@
 """音義 glosses: split into items, heads and readings marked, text kept exactly."""
 import pytest
 
-from pipeline.yinyi import head_of, split_glosses, tokenize
+from pipeline.readers.yinyi import head_of, split_glosses, tokenize
 
 CASES = [
     ("闽，亡巾反，又音文。", "闽", ["fanqie:亡巾反", "zhiyin:音文"]),

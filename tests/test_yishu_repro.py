@@ -7,13 +7,12 @@ import random
 import pytest
 from lxml import etree
 
+from conftest import ROOT, _tei_all_schema
 from pipeline.chars import lossless_form
 from pipeline.convert import convert_source
-from pipeline.source import source_from_bytes
+from pipeline.sources.decoding import source_from_bytes
 from pipeline.textlayers import layer_text
 from pipeline.validate import iter_issues
-
-from conftest import ROOT, _tei_all_schema
 
 REPRO = ROOT / "tests" / "fixtures" / "repro"
 NS = {"t": "http://www.tei-c.org/ns/1.0"}

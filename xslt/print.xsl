@@ -45,7 +45,7 @@
   <xsl:param name="lines" as="xs:integer" select="0"/>
   <!-- the print style sheet (assets/print.css), copied into the document so that it stands
        alone. Zhushu passes it in: once the stylesheet is compiled, Saxon may read no file
-       (pipeline/render.py); run by hand, the default reads it from beside the stylesheet -->
+       (pipeline/render/__init__.py); run by hand, the default reads it from beside the stylesheet -->
   <xsl:param name="print-css" as="xs:string" select="unparsed-text('assets/print.css')"/>
 
   <xsl:variable name="vertical" as="xs:boolean" select="$layout ne 'horizontal'"/>

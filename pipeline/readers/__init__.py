@@ -5,12 +5,14 @@ from 0 to 1, and `read(source, report) -> Document`. `--format` choices come fro
 
 A reader that reads the layout in a Kanripo (mandoku) file too exposes `sniff_mandoku(doc)`,
 scored on the printed lines, and `paragraphs(lines)`, which joins the printed lines into the
-paragraphs its plain e-texts have; `prepare` gives the reader that text (pipeline/mandoku.py).
+paragraphs its plain e-texts have; `prepare` gives the reader that text (pipeline/sources/mandoku.py).
 """
 from __future__ import annotations
 
-from ..errors import PipelineError
-from . import bare, front, paren, runon, siku, yishu
+from pipeline.errors import PipelineError
+from pipeline.readers import bare, front
+from pipeline.readers.yishu import reader as yishu
+from pipeline.readers.zhushu import paren, runon, siku
 
 READERS = {m.NAME: m for m in (bare, front, paren, runon, siku, yishu)}
 
@@ -49,8 +51,8 @@ def _best(sniffs, refusal: str, name: str) -> tuple[str, str]:
 def prepare(src, layout: str, report) -> None:
     """Give a Kanripo source the text the layout's reader reads: its printed lines joined into
     that layout's paragraphs, with the events placed and the way back to the file."""
-    from .. import mandoku
-    from ..chars import WHITESPACE
+    from pipeline.chars import WHITESPACE
+    from pipeline.sources import mandoku
     reader = get(layout)
     if not hasattr(reader, "paragraphs"):
         raise PipelineError(f"the {layout} layout does not read Kanripo files (formats that do: "

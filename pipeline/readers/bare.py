@@ -22,14 +22,14 @@ from __future__ import annotations
 
 import re
 
-from ..chars import WHITESPACE
-from ..located import Located
-from ..mandoku import Line
-from ..model import JING, MARK, Div, Head, Piece, Pos, Unit
-from ..report import Report
-from ..source import Source
-from . import sniffing
-from .common import Builder
+from pipeline.chars import WHITESPACE
+from pipeline.model import JING, MARK, Div, Head, Piece, Pos, Unit
+from pipeline.readers import sniffing
+from pipeline.readers.common import Builder
+from pipeline.report import Report
+from pipeline.sources.decoding import Source
+from pipeline.sources.located import Located
+from pipeline.sources.mandoku import Line
 
 NAME = "bare"
 DESCRIPTION = "the 經 alone, punctuated, in numbered sections (N.M) under `** N` 篇 headings (Kanripo tls)"

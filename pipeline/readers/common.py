@@ -12,15 +12,17 @@ from dataclasses import dataclass, field
 from operator import attrgetter
 from typing import Callable
 
-from .. import persons, pian
-from ..anchoring import resolve_group
-from ..chars import NUMERALS, Q_CLOSE, Q_OPEN, QUOTE_MARKS, WHITESPACE
-from ..located import Located
-from ..model import (Div, Document, Fw, Head, Judgment, KaozhengEntry, Meta, Pos, Prose, Shu,
-                     SmallNote, Translation, Unit, YishuBlock, assign_ids)
-from ..report import Report
-from ..shu import MARK, looks_like_shu, mark_text, opens_body, parse_block, resp_for, starts_section
-from ..source import Source
+from pipeline import persons
+from pipeline.chars import NUMERALS, Q_CLOSE, Q_OPEN, QUOTE_MARKS, WHITESPACE
+from pipeline.model import (Div, Document, Fw, Head, Judgment, KaozhengEntry, Meta, Pos, Prose, Shu,
+                            SmallNote, Translation, Unit, YishuBlock, assign_ids)
+from pipeline.readers import pian
+from pipeline.readers.zhushu.anchoring import resolve_group
+from pipeline.readers.zhushu.shu import (MARK, looks_like_shu, mark_text, opens_body, parse_block,
+                                         resp_for, starts_section)
+from pipeline.report import Report
+from pipeline.sources.decoding import Source
+from pipeline.sources.located import Located
 
 JUAN_LINE = re.compile(rf"^(?P<work>\S*?)卷(?:第)?(?P<n>[{NUMERALS}]+)(?:之[{NUMERALS}]+)?[上中下]?$")
 _WS = "".join(WHITESPACE)
@@ -334,7 +336,7 @@ _RESP, _PARTS = attrgetter("resp"), attrgetter("parts")
 def structure_missing(doc: Document) -> str | None:
     """What a 注疏 reader saw when it recovered next to no structure (no 注 and no 疏 in a text
     of some length: every line read as 經), or None when the structure is real."""
-    from ..model import ZHU
+    from pipeline.model import ZHU
     units = [b for b in doc.blocks() if isinstance(b, Unit)]
     chars = sum(len(p.text) for u in units for p in u.pieces)
     zhu = sum(1 for u in units for p in u.pieces if getattr(p, "layer", None) == ZHU)

@@ -29,7 +29,7 @@ honour 皇上, 御製, 聖祖 …, and goes on with the sentence: a line break, 
 凡例 item begins with 一, a 綱領 quotation at the margin; headings, furniture and table rows
 stand alone (in a table a line opening with `(` is a new cell, not a continued note); the
 transcription's bare ¶ of 欽定儀禮義疏 break nothing. The 考證 are read as the 注疏 reader
-reads them (readers/siku.py, pipeline/kaozheng.py).
+reads them (readers/siku.py, pipeline/readers/kaozheng.py).
 
 The 提要's closing (the date ending 恭校上, the 總纂官 and 總校官 lines) is written as its
 div's trailers: plain text, so the small 臣 in them is not kept small there (a note cannot stand
@@ -45,13 +45,14 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from .. import kaozheng, persons
-from ..chars import NUMERALS, WHITESPACE
-from ..model import (AN, FORENAME, HAO, NATIVE, SHU, SURNAME, XIAOZHU, YINYI, ZI, Div, Document,
-                     Fw, Head, Judgment, KaozhengEntry, Meta, NameEntry, NamePart, Pos, Prose,
-                     SmallNote, assign_ids)
-from ..report import Report
-from ..source import Source
+from pipeline import persons
+from pipeline.chars import NUMERALS, WHITESPACE
+from pipeline.model import (AN, FORENAME, HAO, NATIVE, SHU, SURNAME, XIAOZHU, YINYI, ZI, Div,
+                            Document, Fw, Head, Judgment, KaozhengEntry, Meta, NameEntry, NamePart,
+                            Pos, Prose, SmallNote, assign_ids)
+from pipeline.readers import kaozheng
+from pipeline.report import Report
+from pipeline.sources.decoding import Source
 
 NAME = "front"
 DESCRIPTION = "四庫全書 front matter (Kanripo _000): 提要, 序, 凡例, 引用姓氏, 目録, 原目 and their 考證"
@@ -315,7 +316,7 @@ def sniff(text: str) -> tuple[float, str]:
 
 def paragraphs(lines) -> list:
     """The printed lines joined into the paragraphs read() reads (see the module's doc)."""
-    from . import siku
+    from pipeline.readers.zhushu import siku
     sc = _Scanner()
     marked = []                          # (line, role, division number, mode)
     division = 0
@@ -576,7 +577,7 @@ def xingshi(source) -> list[Entry]:
     lines, mandoku.Line), or a plain text whose lines are the list's printed lines. The list
     is found by its heading (the whole text is the list when there is none). Positions are the
     file's (the text's, for a plain text)."""
-    from .. import mandoku
+    from pipeline.sources import mandoku
     if isinstance(source, str):
         if mandoku.looks_like(source):
             source = mandoku.parse(source, "").lines

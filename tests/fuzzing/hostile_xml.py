@@ -48,8 +48,8 @@ TEI_NS = "http://www.tei-c.org/ns/1.0"
 
 def limit(name: str) -> int:
     """A limit of untrusted XML (MAX_DEPTH, MAX_BYTES …) as the pipeline defines it: in
-    pipeline/xmlsafe.py if it is there, else pipeline/limits.py."""
-    from pipeline import xmlsafe
+    pipeline/validate/xmlsafe.py if it is there, else pipeline/limits.py."""
+    from pipeline.validate import xmlsafe
     if hasattr(xmlsafe, name):
         return getattr(xmlsafe, name)
     from pipeline import limits

@@ -15,12 +15,12 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-import unicodedata
 import signal
 import subprocess
 import sys
 import time
 import traceback
+import unicodedata
 from dataclasses import dataclass, field
 
 EXIT_CODES = {0, 1, 2}
@@ -212,15 +212,15 @@ def expected_text(data: bytes, intended: str | None) -> list[tuple[str, str]]:
     delimiters, as docs/design.md defines lossless."""
     from pipeline.chars import lossless_form
     from pipeline.errors import PipelineError
-    from pipeline.source import source_from_bytes
+    from pipeline.sources.decoding import source_from_bytes
     wants = []
     try:
         wants.append(("the decoded source", lossless_form(source_from_bytes(data, "in.txt").text)))
     except PipelineError:
         pass                        # convert said 0 where the decoder refuses: the comparison below tells
     if intended is not None:
-        from pipeline.source import _CONTROL
         from pipeline.chars import normalize, stand_in
+        from pipeline.sources.decoding import _CONTROL
         text = intended.replace("\r\n", "\n").replace("\r", "\n")
         text = _CONTROL.sub(lambda m: stand_in(m.group()), text)    # kept as stand-ins
         # NFC, a compatibility ideograph kept as its variation sequence (docs/rules.md ZS-CONV-COMPAT)

@@ -6,8 +6,8 @@ import sys
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[1]))
 
-from pipeline.convert import convert_source  # noqa: E402
-from pipeline.source import source_from_bytes  # noqa: E402
+from pipeline.convert import convert_source
+from pipeline.sources.decoding import source_from_bytes
 
 SOURCE = """卷一
 及宿，则令聚柝。（令，令野卢氏。○庐，力于反。）

@@ -17,7 +17,7 @@ import os
 import re
 from dataclasses import dataclass, field
 
-from . import mandoku
+from pipeline.sources import mandoku
 
 # Where Kanripo keeps the images of an edition (_data/<ID>/imglist/imginfo.cfg says so).
 IMAGE_BASES = {"WYG": "http://img.kanripo.org/general/skqs/wyg/"}

@@ -19,15 +19,15 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from .. import persons, pieces
-from ..chars import NUMERALS, WHITESPACE
-from ..located import Located
-from ..model import MARK, XIAOZHU, YINYI, Div, Fw, Head, Piece, Pos, Prose, SmallNote, Unit
-from ..report import Report
-from ..source import Source
-from . import sniffing
-from . import common
-from .common import Builder, RawLine
+from pipeline import persons
+from pipeline.chars import NUMERALS, WHITESPACE
+from pipeline.model import MARK, XIAOZHU, YINYI, Div, Fw, Head, Piece, Pos, Prose, SmallNote, Unit
+from pipeline.readers import common, sniffing
+from pipeline.readers.common import Builder, RawLine
+from pipeline.readers.zhushu import pieces
+from pipeline.report import Report
+from pipeline.sources.decoding import Source
+from pipeline.sources.located import Located
 
 NAME = "paren"
 DESCRIPTION = "注疏 with 注 in （…） after each 經 sentence and 音義 after ○ inside; [疏] lines"
@@ -297,7 +297,7 @@ def _read_edition(src: Source, report: Report):
     if ed is not None and len({p.id for p, _ in ed.pages}) < len(ed.pages):
         # SBCK prints some page markers twice (a page re-imaged, §3.2 of the notes): one page,
         # one <surface>, which both <pb> point at. (This belongs where the pages are listed,
-        # pipeline/kanripo.py Edition.pages; it is a no-op once done there.)
+        # pipeline/sources/kanripo.py Edition.pages; it is a no-op once done there.)
         first: dict = {}
         for page, image in ed.pages:
             first.setdefault(page.id, (page, image))

@@ -9,10 +9,10 @@
 A category may start in the middle of a line, after the 經 or after another category; a line
 cut at the page edge continues the one before; furniture (钦定四库全书, the 卷 title, the
 catalogue line) stays in the text, marked. Punctuated editions may interleave a modern
-translation page by page (pipeline/interleave.py): it becomes its own layer, each line linked
+translation page by page (pipeline/readers/yishu/interleave.py): it becomes its own layer, each line linked
 to the original it translates.
 
-Kanripo's editions (mandoku, pipeline/mandoku.py) are read by the same reader: `paragraphs`
+Kanripo's editions (mandoku, pipeline/sources/mandoku.py) are read by the same reader: `paragraphs`
 joins their printed lines into lines of this shape, each keeping the indentation of its first
 printed line, and the reader tells 經 (at the margin) from the commentary (indented) by it.
 """
@@ -21,15 +21,16 @@ from __future__ import annotations
 import functools
 import re
 
-from .. import interleave, persons, pian, smallnotes
-from ..attribution import ATTRIBUTION, OPENING, Speakers, attributions
-from ..chars import NUMERALS, WHITESPACE
-from ..model import (AN, CATEGORIES, JING, Div, Fw, Piece, Pos, Quote, SmallNote, Translation, Unit,
-                     YishuBlock)
-from ..report import Report
-from ..source import Source
-from . import sniffing
-from .common import CHAPTER, Builder
+from pipeline import persons
+from pipeline.chars import NUMERALS, WHITESPACE
+from pipeline.model import (AN, CATEGORIES, JING, Div, Fw, Piece, Pos, Quote, SmallNote,
+                            Translation, Unit, YishuBlock)
+from pipeline.readers import pian, sniffing
+from pipeline.readers.common import CHAPTER, Builder
+from pipeline.readers.yishu import interleave, smallnotes
+from pipeline.readers.yishu.attribution import ATTRIBUTION, OPENING, Speakers, attributions
+from pipeline.report import Report
+from pipeline.sources.decoding import Source
 
 NAME = "yishu"
 DESCRIPTION = "欽定三禮義疏: 經 lines, category lines (正义 存疑 …) with 氏曰 quotations, 案, 右 closings"

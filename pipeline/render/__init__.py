@@ -12,8 +12,10 @@ import os
 
 from lxml import etree
 
-from . import files, resources, site, xmlsafe
-from .errors import PipelineError
+from pipeline import files, resources
+from pipeline.errors import PipelineError
+from pipeline.render import site
+from pipeline.validate import xmlsafe
 
 TEI_NS = "http://www.tei-c.org/ns/1.0"
 _T = "{%s}" % TEI_NS

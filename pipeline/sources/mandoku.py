@@ -26,8 +26,8 @@ import re
 from dataclasses import dataclass, field
 from operator import attrgetter, itemgetter
 
-from .chars import WHITESPACE
-from .errors import PipelineError
+from pipeline.chars import WHITESPACE
+from pipeline.errors import PipelineError
 
 PB = re.compile(r"<pb:(?P<work>[A-Za-z0-9]+)_(?P<ed>[A-Za-z]+)_(?P<juan>\d+)-(?P<leaf>\d+)(?P<side>[a-z])>")
 GAIJI = re.compile(r"&(KR\d{4});")
@@ -438,7 +438,7 @@ _README_EDITION = re.compile(r"^\s*\|\s*(?P<code>[A-Za-z0-9]+)\s*\|\s*【?(?P<na
 
 def read_readme(path: str) -> Readme | None:
     """The repository's Readme.org: its title, editions (版本) and table of contents (目次)."""
-    from . import files
+    from pipeline import files
     try:
         data = files.read_regular(path, 4 * 1024 * 1024)
     except PipelineError:
@@ -469,7 +469,7 @@ class Gaiji:
 
 
 def read_gaiji_table(path: str) -> dict[str, Gaiji]:
-    from . import files
+    from pipeline import files
     table: dict[str, Gaiji] = {}
     data = files.read_regular(path, 32 * 1024 * 1024)
     for raw in data.decode("utf-8", "replace").split("\n"):
@@ -501,7 +501,7 @@ def find_near(start: str, *relative: str) -> str | None:
 
 def read_imglist(path: str) -> dict[str, str]:
     """page key (003-1a) → image path (WYG0115/WYG0115-0025c.png), for the pages that have one."""
-    from . import files
+    from pipeline import files
     out: dict[str, str] = {}
     try:
         data = files.read_regular(path, 16 * 1024 * 1024)

@@ -10,9 +10,9 @@ from __future__ import annotations
 import re
 from typing import Iterator
 
-from .chars import DELIMITERS, Q_CLOSE, Q_OPEN, QUOTE_MARKS
-from .located import Located
-from .model import JING, ZHU, Chuwen, Para, Pos, Shu, Token
+from pipeline.chars import DELIMITERS, Q_CLOSE, Q_OPEN, QUOTE_MARKS
+from pipeline.model import JING, ZHU, Chuwen, Para, Pos, Shu, Token
+from pipeline.sources.located import Located
 
 # How a 疏 block is announced: [疏] ［疏］ 【疏】 〔疏〕, or a bare 疏 right before its lemma or opener.
 MARK = re.compile(r"^(?:[\[［【〔]\s*(?P<mark>[疏疎])\s*[\]］】〕]"

@@ -11,11 +11,12 @@ import re
 from dataclasses import dataclass, field
 from itertools import accumulate
 
-from . import bare_quotes
-from .chars import PLACEHOLDERS, PUNCTUATION, Q_CLOSE, Q_OPEN, QUOTE_MARKS, WHITESPACE, without
-from .model import JING, ZHU, Para, Piece, Pointable, Pos, Shu, SubLemma, Unit
-from .report import Report
-from .shu import SubQuotes
+from pipeline.chars import (PLACEHOLDERS, PUNCTUATION, Q_CLOSE, Q_OPEN, QUOTE_MARKS, WHITESPACE,
+                            without)
+from pipeline.model import JING, ZHU, Para, Piece, Pointable, Pos, Shu, SubLemma, Unit
+from pipeline.readers.zhushu import bare_quotes
+from pipeline.readers.zhushu.shu import SubQuotes
+from pipeline.report import Report
 
 _SKIP = PUNCTUATION | WHITESPACE
 _SOLID = re.compile("[^" + re.escape("".join(sorted(PLACEHOLDERS))) + "]+")   # quote minus placeholders

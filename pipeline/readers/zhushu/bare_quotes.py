@@ -19,8 +19,8 @@ import bisect
 import re
 from dataclasses import dataclass
 
-from .model import JING, ZHU
-from .shu import OPENER
+from pipeline.model import JING, ZHU
+from pipeline.readers.zhushu.shu import OPENER
 
 # The 疏's turn to the 注: 注正義曰 (孔穎達), 注釋曰 (賈公彥), a few printed 註….
 ZHU_PART = re.compile(rf"[注註](?:{OPENER})")

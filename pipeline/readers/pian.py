@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
-from .chars import NUMERALS
+from pipeline.chars import NUMERALS
 
 # The characters of the names that have a simplified form (the rest are written alike).
 _SIMPLIFIED = str.maketrans("禮記內則樂雜喪統經問閒間儀鄉飲義學緇傳運壺饋徹覲見馬",

@@ -4,21 +4,20 @@
     ［疏］“大凡”至“变也”。○正义曰：…○注“生时”至“法也”。○正义曰：…
 
 Nothing marks where the 經 ends and the 注 begins; the 音義 may follow a ○ or nothing at all.
-The 疏 after each paragraph supplies the boundaries (see pipeline/segment.py). A file may
+The 疏 after each paragraph supplies the boundaries (see pipeline/readers/zhushu/segment.py). A file may
 begin inside a 疏 whose heading is in the previous file: it is kept, marked detached.
 """
 from __future__ import annotations
 
 import re
 
-from ..chars import Q_OPEN
-from ..model import Unit
-from ..report import Report
-from ..segment import segment as segment_group
-from ..source import Source
-from . import sniffing
-from . import common
-from .common import Builder, RawLine, located
+from pipeline.chars import Q_OPEN
+from pipeline.model import Unit
+from pipeline.readers import common, sniffing
+from pipeline.readers.common import Builder, RawLine, located
+from pipeline.readers.zhushu.segment import segment as segment_group
+from pipeline.report import Report
+from pipeline.sources.decoding import Source
 
 NAME = "runon"
 DESCRIPTION = "注疏 with 經, 注 and 音義 run together, one line per paragraph, then [疏] lines"

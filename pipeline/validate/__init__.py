@@ -13,9 +13,10 @@ from typing import Iterator
 
 from lxml import etree
 
-from . import files, resources, xmlsafe
-from .errors import EXIT_INVALID, EXIT_OK, EXIT_UNUSABLE, PipelineError, located, one_line
-from .limits import MAX_ISSUES_PER_FILE, Limits
+from pipeline import files, resources
+from pipeline.errors import EXIT_INVALID, EXIT_OK, EXIT_UNUSABLE, PipelineError, located, one_line
+from pipeline.limits import MAX_ISSUES_PER_FILE, Limits
+from pipeline.validate import xmlsafe
 
 
 @dataclass(slots=True, frozen=True)
@@ -57,7 +58,7 @@ def structure(tree, data: bytes | None = None) -> Iterator[tuple]:
             # libxml2 names elements {namespace}name: TEI's names read better bare
             msg = err.message.replace(_TEI_NS, "").replace(_XML_NS, "xml:")
             yield None, err.line, msg
-    from . import variants
+    from pipeline.validate import by_type as variants
     for el, message in variants.variants(tree.getroot()):
         yield el, el.sourceline or 0, message
     if data is None or _XSI in data or b"&#" in data or not xmlsafe.is_plain_utf8(data):
@@ -98,7 +99,7 @@ def _findings(tree, data: bytes) -> Iterator[tuple]:
     """(element or None, line, level, rule, message) from the schema, then the rules."""
     for el, line, message in structure(tree, data):
         yield el, line, "error", "ZS-SCHEMA-001", message
-    from . import rules
+    from pipeline.validate import rules
     for el, level, rule, message in rules.check(tree):
         yield el, 0, level, rule, message
 
@@ -174,6 +175,7 @@ def validate_files(files: list[str], jobs: int = 1, limits: Limits = Limits()) -
     if jobs <= 1 or len(files) < 2:
         return [i for f in files for i in iter_issues(f, limits)]
     from concurrent.futures import ProcessPoolExecutor
+
     # The biggest files first, so that the last ones handed out are small and the workers
     # finish together; the report keeps the order of `files`. Small chunks for the same
     # reason: a worker left without work while the other finishes its last chunk costs that

@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 import re
 
-from .chars import Q_CLOSE, Q_OPEN, QUOTE_MARKS
+from pipeline.chars import Q_CLOSE, Q_OPEN, QUOTE_MARKS
 
 # How 鄭玄's 注 opens, strongest first: (pattern at the start of a sentence, weight).
 ZHU_OPENERS: tuple[tuple[re.Pattern, float], ...] = tuple((re.compile(p), w) for p, w in (

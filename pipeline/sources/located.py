@@ -9,8 +9,8 @@ from __future__ import annotations
 import bisect
 import re
 
-from .chars import WHITESPACE_CLASS
-from .model import Pos
+from pipeline.chars import WHITESPACE_CLASS
+from pipeline.model import Pos
 
 _RUN = re.compile(f"[^{WHITESPACE_CLASS}]+")
 _WS = re.compile(f"[{WHITESPACE_CLASS}]")

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import re
 
-from .chars import QUOTE_MARKS
-from .model import Token
+from pipeline.chars import QUOTE_MARKS
+from pipeline.model import Token
 
 _FANQIE = r"[^\s，。、；：○（）" + QUOTE_MARKS + "]{2}反"
 _ZHIYIN = r"音[^\s，。、；：○（）反" + QUOTE_MARKS + "]"

@@ -9,10 +9,10 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
-from . import files
-from .chars import COMPAT_SEQUENCES, DELIMITERS, LOST, compat_offsets, stand_in
-from .errors import PipelineError, display
-from .limits import MAX_BYTES
+from pipeline import files
+from pipeline.chars import COMPAT_SEQUENCES, DELIMITERS, LOST, compat_offsets, stand_in
+from pipeline.errors import PipelineError, display
+from pipeline.limits import MAX_BYTES
 
 # Characters no XML document may contain (and C1 controls, which only mis-decoding produces).
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\ufffe\uffff]")
@@ -133,7 +133,7 @@ def read_source(path: str, encoding: str | None = None, options=None) -> Source:
     data = files.read_regular(path, MAX_BYTES)
 
     def near():
-        from . import kanripo
+        from pipeline.sources import kanripo
         o = options or kanripo.Options()
         return kanripo.Context.near(path, o.gaiji, o.imglist, o.facs_base)
     return source_from_bytes(data, path, encoding, _sidecar(path), near)
@@ -160,9 +160,9 @@ def source_from_bytes(data: bytes, name: str, encoding: str | None = None,
     src = Source(name, nfc, hashlib.sha256(data).hexdigest(), meta or {}, renormalized=changed, lost=lost)
     src.controls = controls
     src.compat = (len(compat), first) if compat else None
-    from . import mandoku
+    from pipeline.sources import mandoku
     if mandoku.looks_like(nfc):
-        from . import kanripo
+        from pipeline.sources import kanripo
         ctx = (context() if callable(context) else context) or kanripo.Context()
         src.mandoku = mandoku.parse(nfc, name, ctx.gaiji_char)
         src.delimiters = mandoku.DELIMITERS

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import re
 
-from . import persons
-from .model import XIAOZHU, Judgment, KaozhengEntry, Pos, SmallNote
-from .report import Report
+from pipeline import persons
+from pipeline.model import XIAOZHU, Judgment, KaozhengEntry, Pos, SmallNote
+from pipeline.report import Report
 
 # The head of a 考證 (and its tail): 禮記注疏卷一考證, 周禮正義序考證, 儀禮注疏原目考證
 HEAD = re.compile(r"^\S{1,16}考[證証蹬]$")

@@ -13,9 +13,9 @@ import shutil
 import subprocess
 from dataclasses import dataclass
 
-from . import files, resources
-from .errors import PipelineError
-from .render import Renderer, load_tei, output_names, write_text
+from pipeline import files, resources
+from pipeline.errors import PipelineError
+from pipeline.render import Renderer, load_tei, output_names, write_text
 
 # Portrait paper sizes in millimetres. ISO A and B; JIS B5 (Japanese and Chinese books); the
 # Chinese 16开 and 32开 book formats; US Letter.

@@ -20,11 +20,11 @@ import bisect
 import re
 from dataclasses import dataclass, field
 
-from . import bare_quotes, cues, pieces
-from .anchoring import Stream, SubQuote, find_all, squeeze, sub_quotes
-from .located import Located
-from .model import JING, MARK, YINYI, ZHU, Piece, Pos, Shu, Unit
-from .report import Report
+from pipeline.model import JING, MARK, YINYI, ZHU, Piece, Pos, Shu, Unit
+from pipeline.readers.zhushu import bare_quotes, cues, pieces
+from pipeline.readers.zhushu.anchoring import Stream, SubQuote, find_all, squeeze, sub_quotes
+from pipeline.report import Report
+from pipeline.sources.located import Located
 
 J, Z, Y, O = JING, ZHU, YINYI, "o"          # O: a ○ delimiter, dropped from the text
 B = "b"                                     # a bracket delimiter (【 】), dropped from the text

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import re
 
-from . import yinyi
-from .anchoring import gloss_candidates, gloss_target
-from .located import Located
-from .model import JING, MARK, QUE, XIAOZHU, YINYI, ZHU, Piece, SmallNote
-from .report import Report
+from pipeline.model import JING, MARK, QUE, XIAOZHU, YINYI, ZHU, Piece, SmallNote
+from pipeline.readers import yinyi
+from pipeline.readers.zhushu.anchoring import gloss_candidates, gloss_target
+from pipeline.report import Report
+from pipeline.sources.located import Located
 
 LUDEMING = "ludeming"
 _LACUNA = re.compile(r"^[阙闕缺][文]?[。.]?$")

@@ -20,9 +20,9 @@ import re
 
 from lxml import etree
 
-from . import files
-from .errors import PipelineError, one_line
-from .limits import LIBXML2_MAX_TEXT, Limits
+from pipeline import files
+from pipeline.errors import PipelineError, one_line
+from pipeline.limits import LIBXML2_MAX_TEXT, Limits
 
 TEI_NS = "http://www.tei-c.org/ns/1.0"
 ALLOWED_PI = "xml-model"

@@ -10,9 +10,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterator
 
-from . import persons
-from .model import Pos
-from .report import Report
+from pipeline import persons
+from pipeline.model import Pos
+from pipeline.report import Report
 
 _ALIASES = "|".join(sorted({a for p in persons.registry().values() for a in p.aliases
                             if a.endswith("子")}, key=len, reverse=True))

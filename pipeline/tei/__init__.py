@@ -11,14 +11,14 @@ import unicodedata
 
 from lxml import etree
 
-from . import __version__, persons
-from .chars import SUSPECT, UNICODE_VERSION, glyph_kind, stood_in
-from .kanripo import GAIJI_IMAGES
-from .model import (AN, FORENAME, HAO, JING, MARK, NATIVE, QUE, SHU, SURNAME, TEXTUAL,
-                    TRANSLATION, XIAOZHU, YINYI, YISHU, ZHU, ZI, Div, Document, Fw, Judgment,
-                    KaozhengEntry, Meta, NameEntry, NamePart, Piece, Prose, Shu, SmallNote, Token,
-                    Translation, Unit, Work, YishuBlock)
-from .report import Report
+from pipeline import __version__, persons
+from pipeline.chars import SUSPECT, UNICODE_VERSION, glyph_kind, stood_in
+from pipeline.model import (AN, FORENAME, HAO, JING, MARK, NATIVE, QUE, SHU, SURNAME, TEXTUAL,
+                            TRANSLATION, XIAOZHU, YINYI, YISHU, ZHU, ZI, Div, Document, Fw,
+                            Judgment, KaozhengEntry, Meta, NameEntry, NamePart, Piece, Prose, Shu,
+                            SmallNote, Token, Translation, Unit, Work, YishuBlock)
+from pipeline.report import Report
+from pipeline.sources.kanripo import GAIJI_IMAGES
 
 TEI_NS = "http://www.tei-c.org/ns/1.0"
 XML_NS = "http://www.w3.org/XML/1998/namespace"
@@ -117,13 +117,13 @@ def _attrs(attrs: dict) -> str:
 
 class _Placer:
     """Places a Kanripo source's events in the text as it is written. Each event sits before
-    the character the lossless invariant counts as its `at` (pipeline/mandoku.py): the writer
+    the character the lossless invariant counts as its `at` (pipeline/sources/mandoku.py): the writer
     writes the text in source order, so counting what it writes finds the place. A page is
     `<pb ed n facs/>`, the start of a printed line `<lb/>`, the end of a note's first row
     `<milestone unit="row"/>`; a gaiji's character goes in `<g ref="#KR0427">`."""
 
     def __init__(self, events, delimiters: frozenset):
-        from .chars import WHITESPACE
+        from pipeline.chars import WHITESPACE
         self.events, self.i, self.kept = events, 0, 0
         self.dropped = "".join(sorted(WHITESPACE | delimiters))
         self.uncounted = re.compile("[" + re.escape(self.dropped) + "]")
@@ -769,7 +769,7 @@ class _WorkWriter(_Writer):
 
 def work_to_tei(work: Work, readme_sha256: str) -> bytes:
     """The work's TEI file: its source is the repository's Readme.org."""
-    from .kanripo import Edition
+    from pipeline.sources.kanripo import Edition
     meta = Meta("Readme.org", readme_sha256, "kanripo-work", work=work.title)
     code, name = work.editions[0] if work.editions else ("", "")
     meta.edition = Edition(work.id, "Readme.org", work.title, code, name)

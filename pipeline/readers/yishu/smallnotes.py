@@ -1,5 +1,5 @@
 """Notes in small characters, 〈…〉 (四庫 texts), 【…】 (punctuated ones) or (…) (Kanripo's
-files, pipeline/mandoku.py): what each one is.
+files, pipeline/sources/mandoku.py): what each one is.
 
 `〈竟音境下并同〉` is a sound gloss, `〈注今文赴作讣〉` a textual note, `〈贾疏…〉` / `【孔疏：…】` a
 quotation of the 疏, `【…。案：…】` adds the compilers' remark. One bracket may hold several
@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import re
 
-from . import persons, yinyi
-from .attribution import ATTRIBUTION
-from .model import AN, SHU, TEXTUAL, XIAOZHU, YINYI, Pos, SmallNote, Token
+from pipeline import persons
+from pipeline.model import AN, SHU, TEXTUAL, XIAOZHU, YINYI, Pos, SmallNote, Token
+from pipeline.readers import yinyi
+from pipeline.readers.yishu.attribution import ATTRIBUTION
 
 NOTE = re.compile(r"〈([^〈〉]*)〉|【([^【】]*)】|\(([^()]*)\)")
 _SHU_QUOTE = re.compile(r"^(贾疏|賈疏|賈䟽|孔疏|孔䟽)[：:]?")

@@ -3,7 +3,7 @@
 `check(tree)` yields (element, level, rule id, message). One pass builds the id index; each
 rule then looks only at the elements it concerns, and every rule costs at most a constant
 times the document, whatever a hostile file holds (docs/security.md). The structure that XSD
-cannot state is pipeline/variants.py.
+cannot state is pipeline/validate/by_type.py.
 """
 from __future__ import annotations
 
@@ -13,9 +13,9 @@ from typing import Iterator
 
 from lxml import etree
 
-from .anchoring import ABBREVIATED, agrees, matches, squeeze
-from .chars import PUNCTUATION, UNUSUAL, WHITESPACE, glyph_kind
-from .spans import Spans
+from pipeline.chars import PUNCTUATION, UNUSUAL, WHITESPACE, glyph_kind
+from pipeline.readers.zhushu.anchoring import ABBREVIATED, agrees, matches, squeeze
+from pipeline.validate.spans import Spans
 
 TEI = "{http://www.tei-c.org/ns/1.0}"
 XML_ID = "{http://www.w3.org/XML/1998/namespace}id"

@@ -8,23 +8,25 @@
 
 One line per 經 paragraph: a bare 注 opens each 注, 音义【…】 holds the glosses, 疏【…】 the
 sub-commentary, whose lemmas have no quotation marks. Where a 注 ends and the next 經 sentence
-begins nothing is printed; the 疏 lemmas tell (pipeline/segment.py).
+begins nothing is printed; the 疏 lemmas tell (pipeline/readers/zhushu/segment.py).
 """
 from __future__ import annotations
 
 import re
 
-from .. import cues, kaozheng, persons, pian, pieces
-from ..chars import WHITESPACE
-from ..located import Located
-from ..model import MARK, XIAOZHU, YINYI, Fw, Pos, Prose, SmallNote, Unit
-from ..report import Report
-from ..segment import B, SCORE, ZHU_OPEN
-from ..segment import segment as segment_group
-from ..shu import OPENER
-from ..source import Source
-from . import common, yishu
-from .common import CHAPTER, Builder, RawLine, juan_line, located
+from pipeline import persons
+from pipeline.chars import WHITESPACE
+from pipeline.model import MARK, XIAOZHU, YINYI, Fw, Pos, Prose, SmallNote, Unit
+from pipeline.readers import common, kaozheng, pian
+from pipeline.readers.common import CHAPTER, Builder, RawLine, juan_line, located
+from pipeline.readers.yishu import reader as yishu
+from pipeline.readers.zhushu import cues, pieces
+from pipeline.readers.zhushu.segment import SCORE, ZHU_OPEN, B
+from pipeline.readers.zhushu.segment import segment as segment_group
+from pipeline.readers.zhushu.shu import OPENER
+from pipeline.report import Report
+from pipeline.sources.decoding import Source
+from pipeline.sources.located import Located
 
 NAME = "siku"
 DESCRIPTION = "四庫全書 注疏, unpunctuated: bare 注 before each 注, 音义【…】, 疏【…】 inline"
@@ -94,7 +96,7 @@ def paragraphs(lines) -> list:
     them (考工記's 音義 and 疏 under its title), but not the 經 at the margin after it. In a
     考證 an entry starts at the margin and runs on over the indented lines after it, but an
     indented line after a short one starts a further note of its own (又…, 疏…)."""
-    from ..mandoku import flow
+    from pipeline.sources.mandoku import flow
     out: list = []
     body: list = []
     head = None

@@ -1,0 +1,3 @@
+"""Source syntax: bytes to text (decoding), and the mandoku markup of Kanripo
+files read into the same located text the layout readers read.
+"""
