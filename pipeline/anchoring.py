@@ -723,6 +723,8 @@ def _anchor_part(shu: Shu, layer: str, stream, report: Report) -> None:
             _point(shu, found, s, report, "two-character quote", CONF_SHORT,
                    "" if lay == layer else f" of the {_LAYER_NAME[lay]}")
             return
+    if ot.chars:
+        _by_words(shu, other, ot, bare_quotes.TextIndex(ot.chars), report, MIN_WORDS_ACROSS, _NAMED)
 
 
 def _point(shu: Shu, found: list, st: Stream, report: Report, what: str, conf: float,
@@ -755,17 +757,28 @@ CONF_SHORT = 0.7        # two characters, in a quote's frame (云XX者): a word 
 # of it (卿大夫, 不言一); the shortest a quote may be (bare_quotes.MIN_QUOTE), looked for only in
 # the text of the group the 疏 follows. Four would leave a quarter more of the 儀禮 疏 to position.
 MIN_WORDS = bare_quotes.MIN_QUOTE
+# The other layer's words (the 經 part saying the 注's): five characters, or three after the
+# name of whose words they are (鄭云, 注云, 經云): four and three unnamed are often words both
+# layers use (天子之臣), or a third text both quote (其職云掌盜賊之…).
+MIN_WORDS_ACROSS = 5
+_NAMED = re.compile("[鄭注經]云")
 
 
-def _by_words(shu: Shu, layer: str, st: Stream, index, report: Report) -> bool:
-    """A part with no `X者` quote, anchored by the longest run of its text that its layer of
-    the group holds (the 疏 saying the words of what it explains); the boundary's note quotes
-    them. With none long enough, the part keeps no target."""
+def _by_words(shu: Shu, layer: str, st: Stream, index, report: Report, least: int = MIN_WORDS,
+              named: re.Pattern | None = None) -> bool:
+    """A part with no `X者` quote, anchored by the longest run of its text that `layer` of the
+    group holds (the 疏 saying the words of what it explains), `least` characters or more, or
+    MIN_WORDS where `named` says whose words they are (鄭云X); the boundary's note quotes them.
+    With none long enough, the part keeps no target."""
     best = None
     for para in shu.paras:
         hit = index.longest_common(para.text)
-        if hit is not None and (best is None or hit[2] > best[2]):
+        if hit is not None and hit[2] >= least and (best is None or hit[2] > best[2]):
             best = hit
+        for m in named.finditer(para.text) if named is not None else ():
+            at = index.longest_at(para.text, m.end())
+            if at is not None and at[1] >= MIN_WORDS and (best is None or at[1] > best[2]):
+                best = (m.end(), *at)
     if best is None or best[2] < MIN_WORDS:
         return False
     _, at, n = best

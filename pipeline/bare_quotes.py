@@ -110,6 +110,18 @@ class TextIndex:
                     best = (i, p, n)
         return best
 
+    def longest_at(self, hay: str, i: int) -> tuple[int, int] | None:
+        """The longest run of `hay` from i on (MIN_QUOTE characters or more) the text holds:
+        (where in the text, length), the first of equal lengths."""
+        text, best = self.text, None
+        for p in self.grams.get(hay[i:i + _NGRAM], ())[:MAX_TRIED]:
+            n = _NGRAM
+            while n < MAX_QUOTE and i + n < len(hay) and p + n < len(text) and text[p + n] == hay[i + n]:
+                n += 1
+            if best is None or n > best[1]:
+                best = (p, n)
+        return best
+
     def last_before(self, q: str, lo: int, hi: int) -> int | None:
         """Where q last occurs in text[lo:hi]."""
         i = self.text.rfind(q, lo, hi)

@@ -11,14 +11,18 @@ from pipeline.convert import convert_file
 NS = {"t": "http://www.tei-c.org/ns/1.0"}
 XML_ID = "{http://www.w3.org/XML/1998/namespace}id"
 
-# 經, 注 and 疏 of four groups: the 疏 of the first quotes only the 注 (its 經 shares no three
+# 經, 注 and 疏 of six groups: the 疏 of the first quotes only the 注 (its 經 shares no three
 # characters with it); of the second, three words of two characters after 云; of the third,
-# the office it explains; of the fourth, nothing (此六 is the 疏's "these six").
+# the office it explains; of the fourth, nothing (此六 is the 疏's "these six"); of the fifth,
+# the 注's words by its author's name (鄭云); the sixth shares four characters with its 注
+# (天子之臣), words both use, not a quote.
 GROUPS = [("共賓客之稍禮", "稍禮非飧饔之禮漿人所給亦六飲而已",
            "釋曰云稍禮非飧饔之禮者謂王稍稍所給云漿人所給亦六飲而已者漿人唯主飲"),
           ("王燕食則奉膳贊祭", "燕食謂日中與夕食", "釋曰此云燕食者謂日中與夕相接云奉膳者奉朝之餘膳云贊祭者助王祭"),
           ("鼓人中士六人府二人史二人徒二十人", "", "釋曰鼓人在此者以其主敎六鼓四金故在此也"),
-          ("春朝諸侯而圖天下之事", "此六事者以王見諸侯為文", "釋曰此六者各自相對為文")]
+          ("春朝諸侯而圖天下之事", "此六事者以王見諸侯為文", "釋曰此六者各自相對為文"),
+          ("凡四方之賔客造焉則以告", "造猶至也告於王而止客", "釋曰四方賔客至皆遣人徃迎故鄭云告於王也"),
+          ("孤執皮帛卿執羔", "皮帛者天子之臣所執", "釋曰凡此所執天子之臣尊諸侯之臣卑")]
 
 
 def plain() -> str:
@@ -69,8 +73,16 @@ def test_two_character_quotes_only_in_a_quotes_frame(converted):
     assert mentioned(shu[1]) == ["燕食", "奉膳", "贊祭"]
     assert mentioned(shu[2]) == ["鼓人"]
     assert mentioned(shu[3]) == []            # 此六者: not a quote, left to position
-    methods = [b.method for b in report.boundaries if b.kind == "shu-target"]
-    assert methods[:3] == ["quote"] * 3 and "quote" not in methods[3:]
+    assert shu[3].get("target") == "#u4.j1"
+
+
+def test_the_zhus_words_by_name_and_no_shorter_words_unnamed(converted):
+    root, report = converted
+    notes = [b.note for b in report.boundaries if b.kind == "shu-target" and b.method == "quote"]
+    assert notes[-1] == "the 注's words, unmarked: “告於王”" and len(notes) == 4
+    ids = {e.get(XML_ID): e for e in root.iter()}
+    assert ids[shu_parts(root)[4].get("target")[1:]].tag.endswith("anchor")
+    assert shu_parts(root)[5].get("target") == "#u6.j1"       # by position
 
 
 def test_the_sub_lemmas_point_at_exactly_what_they_quote(converted):
