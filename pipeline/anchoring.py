@@ -699,7 +699,8 @@ def _parts(shu: Shu) -> list[tuple[Shu, str]]:
 def _anchor_part(shu: Shu, layer: str, stream, report: Report) -> None:
     """One part of a 疏 section, anchored by the first of: its quotes of its own layer, the
     words of it it repeats, its quotes of the other layer (the 經 part quoting the 注, the 注
-    part the 經), its two-character quotes where its phrasing marks them (own layer first)."""
+    part the 經), its two-character quotes where its phrasing marks them (own layer first),
+    the other layer's words, its X者 quotes with a variant character."""
     st = stream(layer)
     if st.chars:
         index = bare_quotes.TextIndex(st.chars)
@@ -723,8 +724,14 @@ def _anchor_part(shu: Shu, layer: str, stream, report: Report) -> None:
             _point(shu, found, s, report, "two-character quote", CONF_SHORT,
                    "" if lay == layer else f" of the {_LAYER_NAME[lay]}")
             return
-    if ot.chars:
-        _by_words(shu, other, ot, bare_quotes.TextIndex(ot.chars), report, MIN_WORDS_ACROSS, _NAMED)
+    if ot.chars and _by_words(shu, other, ot, bare_quotes.TextIndex(ot.chars), report, MIN_WORDS_ACROSS, _NAMED):
+        return
+    for lay, s in ((layer, st), (other, ot)):
+        found = bare_quotes.find_variant([p.text for p in shu.paras], s.chars, lay)
+        if found:
+            _point(shu, found, s, report, "X者 quote", CONF_VARIANT,
+                   " with a differing character" + ("" if lay == layer else f", of the {_LAYER_NAME[lay]}"))
+            return
 
 
 def _point(shu: Shu, found: list, st: Stream, report: Report, what: str, conf: float,
@@ -752,6 +759,7 @@ CONF_QUOTE = 0.9        # the 疏 quotes the clause; a quote of three characters
 CONF_WORDS = 0.6        # the 疏 uses the text's words, unmarked: they are what it explains
 CONF_ACROSS = 0.8       # the 經 part quoting the 注 (or the 注 part the 經): it explains that
 CONF_SHORT = 0.7        # two characters, in a quote's frame (云XX者): a word of the text
+CONF_VARIANT = 0.6      # X者 with one character of X differing: a variant, or a paraphrase
 # The fewest characters of the text a 疏 with no `X者` must repeat to be anchored by them: the
 # 疏 of a short passage says its words (釋曰衽於奥主於婦席…, 言彌略者), often only a word or two
 # of it (卿大夫, 不言一); the shortest a quote may be (bare_quotes.MIN_QUOTE), looked for only in

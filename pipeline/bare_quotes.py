@@ -238,3 +238,44 @@ def find_short(paras: list[str], text: str, layer: str, lo: int = 0) -> list[Fou
             out.append(Found(pi, m.start("q"), m.end("q"), i, i + SHORT, layer))
             lo = i + SHORT
     return out
+
+
+# A quote with a variant character (言入於酒府者 of 入于酒府, 關市無索者 of 關市毋索): the X of an
+# X者 that the text holds with one character changed, at least VARIANT_QUOTE long (three would
+# be a word of the text with any third character); its ends agree with the text, as a clause
+# quoted from its first word to its last does.
+VARIANT_QUOTE = 4
+
+
+def find_variant(paras: list[str], text: str, layer: str) -> list[Found]:
+    """The X者 quotes of a 疏 part (its paragraphs' texts) that `text` holds with one character
+    differing, the longest X (up to MAX_FIRST) before each 者, in order."""
+    out: list[Found] = []
+    lo = 0
+    for pi, para in enumerate(paras):
+        k = para.find("者")
+        while k != -1:
+            hit = _variant_before(para, k, text, lo)
+            if hit is not None:
+                n, i = hit
+                out.append(Found(pi, k - n, k, i, i + n, layer))
+                lo = i + n
+            k = para.find("者", k + 1)
+    return out
+
+
+def _variant_before(para: str, k: int, text: str, lo: int) -> tuple[int, int] | None:
+    for n in range(min(MAX_FIRST, k), VARIANT_QUOTE - 1, -1):
+        q = para[k - n:k]
+        if "者" in q or BLOCKED in q:
+            continue
+        i = text.find(q[0], lo)
+        while i != -1 and i + n <= len(text):
+            w = text[i:i + n]
+            if w[-1] == q[-1]:
+                differing = [b for a, b in zip(w, q) if a != b]
+                # 池也重霤者 of 池視重霤: two quotes, the 疏's sentence ending at 也 between them
+                if len(differing) == 1 and differing[0] not in _PARTICLES:
+                    return n, i
+            i = text.find(q[0], i + 1)
+    return None

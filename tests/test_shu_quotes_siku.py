@@ -15,14 +15,15 @@ XML_ID = "{http://www.w3.org/XML/1998/namespace}id"
 # characters with it); of the second, three words of two characters after 云; of the third,
 # the office it explains; of the fourth, nothing (此六 is the 疏's "these six"); of the fifth,
 # the 注's words by its author's name (鄭云); the sixth shares four characters with its 注
-# (天子之臣), words both use, not a quote.
+# (天子之臣), words both use, not a quote; the seventh quotes its 經 with a variant (於 for 于).
 GROUPS = [("共賓客之稍禮", "稍禮非飧饔之禮漿人所給亦六飲而已",
            "釋曰云稍禮非飧饔之禮者謂王稍稍所給云漿人所給亦六飲而已者漿人唯主飲"),
           ("王燕食則奉膳贊祭", "燕食謂日中與夕食", "釋曰此云燕食者謂日中與夕相接云奉膳者奉朝之餘膳云贊祭者助王祭"),
           ("鼓人中士六人府二人史二人徒二十人", "", "釋曰鼓人在此者以其主敎六鼓四金故在此也"),
           ("春朝諸侯而圖天下之事", "此六事者以王見諸侯為文", "釋曰此六者各自相對為文"),
           ("凡四方之賔客造焉則以告", "造猶至也告於王而止客", "釋曰四方賔客至皆遣人徃迎故鄭云告於王也"),
-          ("孤執皮帛卿執羔", "皮帛者天子之臣所執", "釋曰凡此所執天子之臣尊諸侯之臣卑")]
+          ("孤執皮帛卿執羔", "皮帛者天子之臣所執", "釋曰凡此所執天子之臣尊諸侯之臣卑"),
+          ("漿人掌共王之六飲入于酒府", "", "釋曰言入於酒府者亦入於酒正之府")]
 
 
 def plain() -> str:
@@ -79,10 +80,22 @@ def test_two_character_quotes_only_in_a_quotes_frame(converted):
 def test_the_zhus_words_by_name_and_no_shorter_words_unnamed(converted):
     root, report = converted
     notes = [b.note for b in report.boundaries if b.kind == "shu-target" and b.method == "quote"]
-    assert notes[-1] == "the 注's words, unmarked: “告於王”" and len(notes) == 4
+    assert notes[3] == "the 注's words, unmarked: “告於王”" and len(notes) == 5
     ids = {e.get(XML_ID): e for e in root.iter()}
     assert ids[shu_parts(root)[4].get("target")[1:]].tag.endswith("anchor")
     assert shu_parts(root)[5].get("target") == "#u6.j1"       # by position
+
+
+def test_a_quote_with_a_variant_character(converted):
+    root, report = converted
+    shu = shu_parts(root)[6]
+    assert mentioned(shu) == ["入於酒府"]
+    ab = root.xpath("//t:ab[@xml:id='u7']", namespaces=NS)[0]
+    text, at = _offsets(ab)
+    sub = shu.xpath(".//t:note[@subtype='sublemma']", namespaces=NS)[0]
+    assert text[at[sub.get("target")[1:]][0]:at[sub.get("targetEnd")[1:]][1]] == "入于酒府"
+    assert [b.note for b in report.boundaries if b.kind == "shu-target"][-1] == \
+        "1 X者 quote with a differing character"
 
 
 def test_the_sub_lemmas_point_at_exactly_what_they_quote(converted):
@@ -127,3 +140,11 @@ def test_find_across_takes_every_zhe_as_a_quote_of_the_other_layer():
     assert [(f.start, f.stop) for f in found] == [(3, 6), (6, 9)]
     # as the 注 part's own quotes, only the one right after 注釋曰 is taken (no 云 before 庚辛壬)
     assert len(bare_quotes.find(["注釋曰知丁戊己者又庚辛壬者"], index, ("zhu",), disjoint=True)) == 1
+
+
+def test_find_variant_one_character_in_four_or_more():
+    text = "入于酒府池視重霤"
+    found = bare_quotes.find_variant(["言入於酒府者又於酒府者池者柳車之池也重霤者"], text, "jing")
+    # 於酒府: three characters with one changed is any word of the text; 池也重霤 differs from
+    # 池視重霤 by the 也 that ended the 疏's sentence on 池
+    assert [(f.at, f.end, text[f.start:f.stop]) for f in found] == [(1, 5, "入于酒府")]
