@@ -701,10 +701,11 @@ def _anchor_part(shu: Shu, layer: str, stream, report: Report) -> None:
     words of it it repeats, its quotes of the other layer (the 經 part quoting the 注, the 注
     part the 經), its two-character quotes where its phrasing marks them (own layer first),
     the other layer's words, its X者 quotes with a variant character."""
+    texts = [p.text for p in shu.paras]
     st = stream(layer)
     if st.chars:
         index = bare_quotes.TextIndex(st.chars)
-        found = bare_quotes.find([p.text for p in shu.paras], index, (layer,), disjoint=True)
+        found = bare_quotes.find(texts, index, (layer,), disjoint=True)
         if found:
             _point(shu, found, st, report, f"{'云X者' if layer == ZHU else 'X者'} quote", CONF_QUOTE)
             return
@@ -712,22 +713,22 @@ def _anchor_part(shu: Shu, layer: str, stream, report: Report) -> None:
             return
     other = ZHU if layer == JING else JING
     ot = stream(other)
-    if ot.chars:
-        found = bare_quotes.find([p.text for p in shu.paras], bare_quotes.TextIndex(ot.chars), (other,),
-                                 disjoint=True, across=True)
+    other_index = bare_quotes.TextIndex(ot.chars) if ot.chars else None
+    if other_index is not None:
+        found = bare_quotes.find(texts, other_index, (other,), disjoint=True, across=True)
         if found:
             _point(shu, found, ot, report, "X者 quote", CONF_ACROSS, f" of the {_LAYER_NAME[other]}")
             return
     for lay, s in ((layer, st), (other, ot)):
-        found = bare_quotes.find_short([p.text for p in shu.paras], s.chars, lay)
+        found = bare_quotes.find_short(texts, s.chars, lay)
         if found:
             _point(shu, found, s, report, "two-character quote", CONF_SHORT,
                    "" if lay == layer else f" of the {_LAYER_NAME[lay]}")
             return
-    if ot.chars and _by_words(shu, other, ot, bare_quotes.TextIndex(ot.chars), report, MIN_WORDS_ACROSS, _NAMED):
+    if other_index is not None and _by_words(shu, other, ot, other_index, report, MIN_WORDS_ACROSS, _NAMED):
         return
     for lay, s in ((layer, st), (other, ot)):
-        found = bare_quotes.find_variant([p.text for p in shu.paras], s.chars, lay)
+        found = bare_quotes.find_variant(texts, s.chars, lay)
         if found:
             _point(shu, found, s, report, "X者 quote", CONF_VARIANT,
                    " with a differing character" + ("" if lay == layer else f", of the {_LAYER_NAME[lay]}"))
