@@ -674,7 +674,7 @@ def _by_quotes(shus: list[Shu], stream, report: Report) -> list[Shu]:
             out.append(shu)
             continue
         for part, layer in _parts(shu):
-            _anchor_part(part, layer, stream(layer), report)
+            _anchor_part(part, layer, stream, report)
             out.append(part)
     return out
 
@@ -697,19 +697,54 @@ def _parts(shu: Shu) -> list[tuple[Shu, str]]:
     return [(shu, JING)]
 
 
-def _anchor_part(shu: Shu, layer: str, st: Stream, report: Report) -> None:
-    if not st.chars:
+def _anchor_part(shu: Shu, layer: str, stream, report: Report) -> None:
+    """One part of a 疏 section, anchored by the first of: its quotes of its own layer, the
+    words of it it repeats, its quotes of the other layer (the 經 part quoting the 注, the 注
+    part the 經), its two-character quotes where its phrasing marks them (own layer first),
+    the other layer's words, its X者 quotes with a variant character."""
+    texts = [p.text for p in shu.paras]
+    st = stream(layer)
+    if st.chars:
+        index = bare_quotes.TextIndex(st.chars)
+        found = bare_quotes.find(texts, index, (layer,), disjoint=True)
+        if found:
+            _point(shu, found, st, report, f"{'云X者' if layer == ZHU else 'X者'} quote", CONF_QUOTE)
+            return
+        if _by_words(shu, layer, st, index, report):
+            return
+    other = ZHU if layer == JING else JING
+    ot = stream(other)
+    other_index = bare_quotes.TextIndex(ot.chars) if ot.chars else None
+    if other_index is not None:
+        found = bare_quotes.find(texts, other_index, (other,), disjoint=True, across=True)
+        if found:
+            _point(shu, found, ot, report, "X者 quote", CONF_ACROSS, f" of the {_LAYER_NAME[other]}")
+            return
+    for lay, s in ((layer, st), (other, ot)):
+        found = bare_quotes.find_short(texts, s.chars, lay)
+        if found:
+            _point(shu, found, s, report, "two-character quote", CONF_SHORT,
+                   "" if lay == layer else f" of the {_LAYER_NAME[lay]}")
+            return
+    if other_index is not None and _by_words(shu, other, ot, other_index, report, MIN_WORDS_ACROSS, _NAMED):
         return
-    index = bare_quotes.TextIndex(st.chars)
-    found = bare_quotes.find([p.text for p in shu.paras], index, (layer,), disjoint=True)
-    if not found:
-        _by_words(shu, layer, st, index, report)
-        return
+    for lay, s in ((layer, st), (other, ot)):
+        found = bare_quotes.find_variant(texts, s.chars, lay)
+        if found:
+            _point(shu, found, s, report, "X者 quote", CONF_VARIANT,
+                   " with a differing character" + ("" if lay == layer else f", of the {_LAYER_NAME[lay]}"))
+            return
+
+
+def _point(shu: Shu, found: list, st: Stream, report: Report, what: str, conf: float,
+           where: str = "") -> None:
+    """The part points from its first quote to its last, and each quote is a sub-lemma on
+    exactly the characters it quotes."""
     first, last = found[0], found[-1]
     span = _span(st, first.start, last.stop - 1)
     shu.target, shu.target_end = span.start, span.end
-    report.boundary("shu-target", "quote", CONF_QUOTE, shu.pos,
-                    f"{len(found)} {'云X者' if layer == ZHU else 'X者'} quote" + ("s" if len(found) > 1 else ""))
+    report.boundary("shu-target", "quote", conf, shu.pos,
+                    f"{len(found)} {what}" + ("s" if len(found) > 1 else "") + where)
     by_para: dict[int, list[tuple[SubQuote, Span]]] = {}
     for f in found:
         spans = [(f.at, f.inner[0]), (f.inner[1], f.end)] if f.inner else [(f.at, f.end)]
@@ -724,26 +759,41 @@ def _anchor_part(shu: Shu, layer: str, st: Stream, report: Report) -> None:
 
 CONF_QUOTE = 0.9        # the 疏 quotes the clause; a quote of three characters may be chance
 CONF_WORDS = 0.6        # the 疏 uses the text's words, unmarked: they are what it explains
+CONF_ACROSS = 0.8       # the 經 part quoting the 注 (or the 注 part the 經): it explains that
+CONF_SHORT = 0.7        # two characters, in a quote's frame (云XX者): a word of the text
+CONF_VARIANT = 0.6      # X者 with one character of X differing: a variant, or a paraphrase
 # The fewest characters of the text a 疏 with no `X者` must repeat to be anchored by them: the
 # 疏 of a short passage says its words (釋曰衽於奥主於婦席…, 言彌略者), often only a word or two
 # of it (卿大夫, 不言一); the shortest a quote may be (bare_quotes.MIN_QUOTE), looked for only in
 # the text of the group the 疏 follows. Four would leave a quarter more of the 儀禮 疏 to position.
 MIN_WORDS = bare_quotes.MIN_QUOTE
+# The other layer's words (the 經 part saying the 注's): five characters, or three after the
+# name of whose words they are (鄭云, 注云, 經云): four and three unnamed are often words both
+# layers use (天子之臣), or a third text both quote (其職云掌盜賊之…).
+MIN_WORDS_ACROSS = 5
+_NAMED = re.compile("[鄭注經]云")
 
 
-def _by_words(shu: Shu, layer: str, st: Stream, index, report: Report) -> None:
-    """A part with no `X者` quote, anchored by the longest run of its text that its layer of
-    the group holds (the 疏 saying the words of what it explains); the boundary's note quotes
-    them. With none long enough, the part keeps no target."""
+def _by_words(shu: Shu, layer: str, st: Stream, index, report: Report, least: int = MIN_WORDS,
+              named: re.Pattern | None = None) -> bool:
+    """A part with no `X者` quote, anchored by the longest run of its text that `layer` of the
+    group holds (the 疏 saying the words of what it explains), `least` characters or more, or
+    MIN_WORDS where `named` says whose words they are (鄭云X); the boundary's note quotes them.
+    With none long enough, the part keeps no target."""
     best = None
     for para in shu.paras:
         hit = index.longest_common(para.text)
-        if hit is not None and (best is None or hit[2] > best[2]):
+        if hit is not None and hit[2] >= least and (best is None or hit[2] > best[2]):
             best = hit
+        for m in named.finditer(para.text) if named is not None else ():
+            at = index.longest_at(para.text, m.end())
+            if at is not None and at[1] >= MIN_WORDS and (best is None or at[1] > best[2]):
+                best = (m.end(), *at)
     if best is None or best[2] < MIN_WORDS:
-        return
+        return False
     _, at, n = best
     span = _span(st, at, at + n - 1)
     shu.target, shu.target_end = span.start, span.end
     report.boundary("shu-target", "quote", CONF_WORDS, shu.pos,
                     f"the {_LAYER_NAME[layer]}'s words, unmarked: “{st.chars[at:at + n]}”")
+    return True

@@ -110,6 +110,18 @@ class TextIndex:
                     best = (i, p, n)
         return best
 
+    def longest_at(self, hay: str, i: int) -> tuple[int, int] | None:
+        """The longest run of `hay` from i on (MIN_QUOTE characters or more) the text holds:
+        (where in the text, length), the first of equal lengths."""
+        text, best = self.text, None
+        for p in self.grams.get(hay[i:i + _NGRAM], ())[:MAX_TRIED]:
+            n = _NGRAM
+            while n < MAX_QUOTE and i + n < len(hay) and p + n < len(text) and text[p + n] == hay[i + n]:
+                n += 1
+            if best is None or n > best[1]:
+                best = (p, n)
+        return best
+
     def last_before(self, q: str, lo: int, hi: int) -> int | None:
         """Where q last occurs in text[lo:hi]."""
         i = self.text.rfind(q, lo, hi)
@@ -126,22 +138,26 @@ def parts(text: str) -> list[tuple[int, int, str]]:
 
 
 def find(paras: list[str], index: TextIndex, layers: tuple[str, ...] = (JING, ZHU),
-         lo: int = 0, disjoint: bool = False) -> list[Found]:
+         lo: int = 0, disjoint: bool = False, across: bool = False) -> list[Found]:
     """The quotes of a 疏 section's paragraphs (their texts, in order) in the indexed text, in
     order. The 經 part quotes `X者`; the 注 part `云X者` (its other 者 are mostly the 疏's own
     phrasing, 所以…者). Each is looked for from where the previous one of its part began, or,
-    `disjoint`, ended (a span from the first quote to the last then holds them all)."""
+    `disjoint`, ended (a span from the first quote to the last then holds them all).
+    `across`: the paragraphs are one part quoting the other layer's text (the 經 part quoting
+    the 注, `云X者` or `X者`; the 注 part quoting the 經, `經云X者` or `X者`): every 者 is tried
+    as the 經 part's are (their `layer` says so), looked for from `layers[0]`'s place."""
     out: list[Found] = []
     place = {JING: lo, ZHU: lo}
     for pi, text in enumerate(paras):
-        for a, b, layer in parts(text):
+        for a, b, layer in ([(0, len(text), layers[0])] if across else parts(text)):
             if layer not in layers:
                 continue
             floor = a
             opened = a + len(m.group()) if layer == ZHU and (m := ZHU_PART.match(text, a)) else -1
+            rule = JING if across else layer
             k = text.find("者", a, b)
             while k != -1:
-                f = _quote(text, k, floor, index, place[layer], layer, pi, opened)
+                f = _quote(text, k, floor, index, place[layer], rule, pi, opened)
                 if f is not None:
                     out.append(f)
                     place[layer] = f.stop if disjoint else f.start
@@ -196,3 +212,70 @@ def _first_words(text: str, zhi: int, floor: int, index: TextIndex, lo: int,
             break
         best = (zhi - n, i)
     return best
+
+
+# Two characters are a quote only where the 疏's phrasing says they are one: right after the
+# part's opener (釋曰百羞者…, 正義曰取俎謂…), the office a 敘官 疏 names (釋曰封人在此者), and
+# 云/言 … 者 (云萬民者, 言碩牲者). Elsewhere two characters before a 者 come by chance; so do
+# the 疏's own 此X (釋曰此六者…: these six) after the opener.
+SHORT = 2
+_SHORT_OPENING = re.compile(rf"[注註傳]?(?:{OPENER})(?P<q>[^者此][^者]{{{SHORT - 1}}})(?:者|謂|在此者)")
+_SHORT_SAID = re.compile(rf"[云言](?P<q>[^者]{{{SHORT}}})者")
+
+
+def find_short(paras: list[str], text: str, layer: str, lo: int = 0) -> list[Found]:
+    """The two-character quotes of a 疏 part (its paragraphs' texts) that `text` holds, each
+    looked for from the previous one's end on (the 疏 takes its text in order)."""
+    out: list[Found] = []
+    for pi, para in enumerate(paras):
+        said = list(_SHORT_SAID.finditer(para))
+        opening = _SHORT_OPENING.match(para) if pi == 0 else None
+        for m in ([opening] if opening and not (said and said[0].start() < opening.end()) else []) + said:
+            q = m.group("q")
+            i = text.find(q, lo)
+            if i == -1 or BLOCKED in q:
+                continue
+            out.append(Found(pi, m.start("q"), m.end("q"), i, i + SHORT, layer))
+            lo = i + SHORT
+    return out
+
+
+# A quote with a variant character (言入於酒府者 of 入于酒府, 關市無索者 of 關市毋索): the X of an
+# X者 that the text holds with one character changed, at least VARIANT_QUOTE long (three would
+# be a word of the text with any third character); its ends agree with the text, as a clause
+# quoted from its first word to its last does.
+VARIANT_QUOTE = 4
+
+
+def find_variant(paras: list[str], text: str, layer: str) -> list[Found]:
+    """The X者 quotes of a 疏 part (its paragraphs' texts) that `text` holds with one character
+    differing, the longest X (up to MAX_FIRST) before each 者, in order."""
+    out: list[Found] = []
+    lo = 0
+    for pi, para in enumerate(paras):
+        k = para.find("者")
+        while k != -1:
+            hit = _variant_before(para, k, text, lo)
+            if hit is not None:
+                n, i = hit
+                out.append(Found(pi, k - n, k, i, i + n, layer))
+                lo = i + n
+            k = para.find("者", k + 1)
+    return out
+
+
+def _variant_before(para: str, k: int, text: str, lo: int) -> tuple[int, int] | None:
+    for n in range(min(MAX_FIRST, k), VARIANT_QUOTE - 1, -1):
+        q = para[k - n:k]
+        if "者" in q or BLOCKED in q:
+            continue
+        i = text.find(q[0], lo)
+        while i != -1 and i + n <= len(text):
+            w = text[i:i + n]
+            if w[-1] == q[-1]:
+                differing = [b for a, b in zip(w, q) if a != b]
+                # 池也重霤者 of 池視重霤: two quotes, the 疏's sentence ending at 也 between them
+                if len(differing) == 1 and differing[0] not in _PARTICLES:
+                    return n, i
+            i = text.find(q[0], i + 1)
+    return None
