@@ -5,8 +5,8 @@ same 卷, written for the purpose, in the plain-text layout and as Kanripo print
 import pytest
 from lxml import etree
 
-from pipeline import bare_quotes
 from pipeline.convert import convert_file
+from pipeline.readers.zhushu import bare_quotes
 
 NS = {"t": "http://www.tei-c.org/ns/1.0"}
 XML_ID = "{http://www.w3.org/XML/1998/namespace}id"
