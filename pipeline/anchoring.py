@@ -668,12 +668,16 @@ def _by_quotes(shus: list[Shu], stream, report: Report) -> list[Shu]:
     the characters it quotes. A part with no quote found keeps no target (the caller attaches
     it by position)."""
     out: list[Shu] = []
+    indexes: dict[str, bare_quotes.TextIndex] = {}      # a layer's, shared by the group's 疏
     for shu in shus:
         if shu.chuwen is not None or shu.detached:
             out.append(shu)
             continue
         for part, layer in _parts(shu):
-            _anchor_part(part, layer, stream(layer), report)
+            st = stream(layer)
+            if layer not in indexes:
+                indexes[layer] = bare_quotes.TextIndex(st.chars)
+            _anchor_part(part, layer, st, indexes[layer], report)
             out.append(part)
     return out
 
@@ -696,10 +700,10 @@ def _parts(shu: Shu) -> list[tuple[Shu, str]]:
     return [(shu, JING)]
 
 
-def _anchor_part(shu: Shu, layer: str, st: Stream, report: Report) -> None:
+def _anchor_part(shu: Shu, layer: str, st: Stream, index: bare_quotes.TextIndex,
+                 report: Report) -> None:
     if not st.chars:
         return
-    index = bare_quotes.TextIndex(st.chars)
     found = bare_quotes.find([p.text for p in shu.paras], index, (layer,), disjoint=True)
     if not found:
         _by_words(shu, layer, st, index, report)

@@ -5,7 +5,10 @@ weight, and the weights become the confidence the report gives the boundary.
 from __future__ import annotations
 
 import math
+import operator
 import re
+from collections import Counter
+from itertools import chain
 
 from .chars import Q_CLOSE, Q_OPEN, QUOTE_MARKS
 
@@ -79,15 +82,9 @@ class LayerModel:
         alphabet = set("".join(jing)) | set("".join(zhu))
         self.v = len(alphabet) + 1
         for name, runs in (("jing", jing), ("zhu", zhu)):
-            uni: dict[str, int] = {}
-            bi: dict[str, int] = {}
-            ctx: dict[str, int] = {}
-            for r in runs:
-                for i, c in enumerate(r):
-                    uni[c] = uni.get(c, 0) + 1
-                    if i:
-                        bi[r[i - 1:i + 1]] = bi.get(r[i - 1:i + 1], 0) + 1
-                        ctx[r[i - 1]] = ctx.get(r[i - 1], 0) + 1
+            uni = Counter("".join(runs))
+            bi = Counter(chain.from_iterable(map(operator.add, r, r[1:]) for r in runs))
+            ctx = Counter("".join(r[:-1] for r in runs))     # each character a bigram opens
             self.layers[name] = (uni, bi, ctx, sum(uni.values()))
 
     # Characters of each layer the statistics must have seen to overrule a printed mark: a
