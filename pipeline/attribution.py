@@ -34,8 +34,7 @@ OPENING = re.compile(rf"(?:^|(?<=\u3000))(?:(?P<who>(?P<sur>{COMPOUND}|[\u4e00-\
 
 def may_open(text: str, pos: int = 0) -> bool:
     """Can an ATTRIBUTION or an OPENING match at `pos`? Only with a 曰 close enough after it
-    (_BEFORE_VERB): most lines have none there, and this look costs a fraction of a try of
-    the patterns, whose alternatives (every surname, every alias) are tried one by one."""
+    (_BEFORE_VERB)."""
     return text.find("曰", pos, pos + _BEFORE_VERB + 1) != -1
 
 

@@ -586,12 +586,12 @@ def sniff_mandoku(doc) -> tuple[float, str]:
         count += 1
         body = line.body
         m = LINE_LABEL.match(body)
-        if m and (m.group("an") and line.indent or _attribution(body, m.end())):
+        if m and (m.group("an") and line.indent or ATTRIBUTION.match(body, m.end())):
             cats += 1
-        elif _attribution(body):
+        elif ATTRIBUTION.match(body):
             said += 1
         if "\u3000" in body:                    # a scholar after the separator
-            said += sum(1 for part in body.split("\u3000")[1:] if _attribution(part))
+            said += sum(1 for part in body.split("\u3000")[1:] if ATTRIBUTION.match(part))
     title = "義疏" in doc.title or "義䟽" in doc.title or "义疏" in doc.title
     signs = cats + said
     if not count or signs < 2:
@@ -601,15 +601,10 @@ def sniff_mandoku(doc) -> tuple[float, str]:
         (f"; the title {doc.title}" if title else "")
 
 
-def _attribution(text: str, pos: int = 0) -> re.Match | None:
-    """ATTRIBUTION.match, tried only where one may be (attribution.may_open)."""
-    return ATTRIBUTION.match(text, pos) if may_open(text, pos) else None
-
-
 def category_lines(doc) -> int:
     """Lines that open with a 義疏 category and the scholar it quotes (the 注疏 reader asks)."""
     return sum(1 for line in doc.lines if (m := LINE_LABEL.match(line.body)) and m.group("label")
-               and _attribution(line.body, m.end()))
+               and ATTRIBUTION.match(line.body, m.end()))
 
 
 def paragraphs(lines) -> list:
@@ -737,8 +732,8 @@ def _opens_paragraph(body: str, last) -> bool:
     if m is None:                               # 鄉飲酒總論: a scholar follows
         return True
     if m.group("label"):
-        return m.end() == len(body) or may_open(body, m.end()) and bool(
-            ATTRIBUTION.match(body, m.end()) or OPENING.match(body[m.end():]))
+        return m.end() == len(body) or bool(ATTRIBUTION.match(body, m.end()) or
+                                             OPENING.match(body[m.end():]))
     return not last.text.endswith(("又", "曰"))
 
 
