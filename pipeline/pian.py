@@ -54,6 +54,6 @@ def title(text: str) -> Pian | None:
     """The 篇 `text` names when it is nothing but a 篇 title (the caller strips a line)."""
     by_name, pattern = _table()
     if len(text) > _longest() + 2 and "第" not in text:
-        return None         # a name and 上/下 twice at most: most lines, not tried one name by one
+        return None         # longer than a name and two of 上中下: most lines, spared the names
     m = pattern.fullmatch(text)
     return by_name[m.group("name")] if m else None
