@@ -27,6 +27,12 @@ class Pian:
 
 
 @lru_cache(maxsize=1)
+def _longest() -> int:
+    """The longest name's length."""
+    return max(map(len, _table()[0]))
+
+
+@lru_cache(maxsize=1)
 def _table() -> tuple[dict[str, Pian], re.Pattern]:
     by_name: dict[str, Pian] = {}
     text = resources.files("pipeline").joinpath("data/pian.tsv").read_text(encoding="utf-8")
@@ -47,5 +53,7 @@ def _table() -> tuple[dict[str, Pian], re.Pattern]:
 def title(text: str) -> Pian | None:
     """The 篇 `text` names when it is nothing but a 篇 title (the caller strips a line)."""
     by_name, pattern = _table()
+    if len(text) > _longest() + 2 and "第" not in text:
+        return None         # longer than a name and two of 上中下: most lines, spared the names
     m = pattern.fullmatch(text)
     return by_name[m.group("name")] if m else None

@@ -307,7 +307,7 @@ def default_gaiji_char(gid: str) -> str:
 
 
 # -- paragraphs: printed lines joined into the lines of a plain e-text ----------------------------
-@dataclass
+@dataclass(slots=True)
 class Event:
     """Something the TEI marks at a point of the text: a page (pb), the start of a printed line
     (lb), the end of a note's first row (row), a gaiji (g, at its character). `at` is the

@@ -28,7 +28,7 @@ from pipeline.model import (AN, CATEGORIES, JING, Div, Fw, Piece, Pos, Quote, Sm
 from pipeline.readers import pian, sniffing
 from pipeline.readers.common import CHAPTER, Builder
 from pipeline.readers.yishu import interleave, smallnotes
-from pipeline.readers.yishu.attribution import ATTRIBUTION, OPENING, Speakers, attributions
+from pipeline.readers.yishu.attribution import ATTRIBUTION, OPENING, Speakers, attributions, may_open
 from pipeline.report import Report
 from pipeline.sources.decoding import Source
 
@@ -720,7 +720,7 @@ def _opens(body: str) -> str:
         return "note"
     if LINE_LABEL.match(body) or ("論" in body[:10] or "论" in body[:10]) and PIAN_LABEL.match(body):
         return "label"
-    if ATTRIBUTION.match(body) or OPENING.match(body):
+    if may_open(body) and (ATTRIBUTION.match(body) or OPENING.match(body)):
         return "said"
     return ""
 

@@ -5,7 +5,10 @@ weight, and the weights become the confidence the report gives the boundary.
 from __future__ import annotations
 
 import math
+import operator
 import re
+from collections import Counter
+from itertools import chain
 
 from pipeline.chars import Q_CLOSE, Q_OPEN, QUOTE_MARKS
 
@@ -79,16 +82,12 @@ class LayerModel:
         alphabet = set("".join(jing)) | set("".join(zhu))
         self.v = len(alphabet) + 1
         for name, runs in (("jing", jing), ("zhu", zhu)):
-            uni: dict[str, int] = {}
-            bi: dict[str, int] = {}
-            ctx: dict[str, int] = {}
-            for r in runs:
-                for i, c in enumerate(r):
-                    uni[c] = uni.get(c, 0) + 1
-                    if i:
-                        bi[r[i - 1:i + 1]] = bi.get(r[i - 1:i + 1], 0) + 1
-                        ctx[r[i - 1]] = ctx.get(r[i - 1], 0) + 1
+            uni = Counter("".join(runs))
+            bi = Counter(chain.from_iterable(map(operator.add, r, r[1:]) for r in runs))
+            ctx = Counter("".join(r[:-1] for r in runs))     # each character a bigram opens
             self.layers[name] = (uni, bi, ctx, sum(uni.values()))
+        # prev + c → (_logp as 注, as 經): the runs of a 卷 repeat their bigrams
+        self._logps: dict[str, tuple[float, float]] = {}
 
     # Characters of each layer the statistics must have seen to overrule a printed mark: a
     # 卷 of the WYG 注疏 gives from about 900 characters of unambiguous 經 (周禮注疏卷八, with
@@ -122,9 +121,13 @@ class LayerModel:
         how far ahead of the runner-up (in nats) it lies; and the log-odds that text[c:] is 注
         rather than 經 (above 0: the run reads as 注 to its end)."""
         gain = [0.0]                        # gain[c]: log P(text[:c] as 注) − as 經
+        logps = self._logps
         for i, ch in enumerate(text):
             prev = text[i - 1] if i else ""
-            gain.append(gain[-1] + self._logp("zhu", prev, ch) - self._logp("jing", prev, ch))
+            lp = logps.get(prev + ch)
+            if lp is None:
+                lp = logps[prev + ch] = (self._logp("zhu", prev, ch), self._logp("jing", prev, ch))
+            gain.append(gain[-1] + lp[0] - lp[1])
         ending = self.ENDING
 
         def worth(c: int) -> float:

@@ -154,6 +154,7 @@ def _title(line) -> bool:
 
 # A drum score (the 投壺 of 禮記): beats printed as ○ 鼙 and □ 鼓, 半 a half beat.
 _SCORE = re.compile(r"[○□半◍◛〇]{4,}")
+_CIRCLE = re.compile("○")
 
 
 def marks(text: str, circle_is_text: bool = False) -> list[tuple[int, int, str]]:
@@ -167,9 +168,9 @@ def marks(text: str, circle_is_text: bool = False) -> list[tuple[int, int, str]]
             if "○" in m.group() and "□" in m.group():
                 out.append((m.start(), m.end(), SCORE))
                 taken.append(m.span())
-        for i in (k for k, ch in enumerate(text) if ch == "○"):
-            if not any(a <= i < b for a, b in taken):
-                out.append((i, i + 1, MARK))
+        for m in _CIRCLE.finditer(text):
+            if not any(a <= m.start() < b for a, b in taken):
+                out.append((m.start(), m.end(), MARK))
     for m in _YINYI.finditer(text):
         a, b = m.span()
         inner = 2 if m.group(2) is not None else 3
