@@ -315,3 +315,24 @@ def test_the_commentators_line_with_the_variant_shu_is_furniture(tmp_path):
         ("漢鄭氏注　唐陸徳明音義　孔穎達䟽", "responsibility")
     assert ["".join(h.itertext()) for h in root.iterfind(".//t:body//t:head", ns)] == ["禮記注疏卷四", "曲禮下"]
     assert root.find(".//t:note[@type='shu']", ns).get("resp") == "#kongyingda"
+
+
+def test_a_jing_quoted_by_another_shu_of_the_juan_ends_the_zhu(tmp_path):
+    """The 注 為有教使 runs on into the 經 先生與之言則對… unmarked; its own group's 疏 quotes
+    none of that 經, the 疏 of the next paragraph does (`先生與之言則對者`): the 經 begins there."""
+    from pipeline.convert import convert_file
+    src = tmp_path / "KR9z0053_002.txt"
+    src.write_text("#+TITLE: 禮記註疏\n#+PROPERTY: JUAN 2\n<pb:KR9z0053_WYG_002-1a>¶\n欽定四庫全書¶\n"
+                   "　禮記注疏卷二¶\n　　漢鄭氏注　唐陸徳明音義　孔穎達疏¶\n　曲禮上第一¶\n"
+                   "從於先生不越路而與人言注尊不二也遭先生於道趨¶\n"
+                   "而進正立拱手注為有教使先生與之言則對不與之言¶\n"
+                   "則趨而退注為其不欲與己並行音義(並步頂/反)疏(正義曰此/一節明事)¶\n"
+                   "(師長之禮從於先生者謂從行時也遭先生於道者此/明道路之法)¶\n"
+                   "從長者而上丘陵則必鄉長者所視注為逺視不察有所¶\n"
+                   "問疏(正義曰上云先生與之言則對者此謂問時事也/從長者而上丘陵者謂登髙也)¶\n",
+                   encoding="utf-8")
+    data, report = convert_file(str(src))
+    root = etree.fromstring(data)
+    zhu = [text_of(z) for z in xp(root, "//t:note[@type='zhu']")]
+    assert zhu[:3] == ["尊不二也", "為有教使", "為其不欲與己並行"]
+    assert [b.method for b in report.boundaries if b.kind == "zhu|jing"] == ["quote", "quote"]

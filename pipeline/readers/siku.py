@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from .. import cues, kaozheng, persons, pian, pieces
+from .. import bare_quotes, cues, kaozheng, persons, pian, pieces
 from ..chars import WHITESPACE
 from ..located import Located
 from ..model import MARK, XIAOZHU, YINYI, Fw, Pos, Prose, SmallNote, Unit
@@ -185,7 +185,7 @@ def segment(raw_units: list[list[RawLine]], shus, b: Builder) -> list[Unit]:
     circle_is_text = "○" not in b.src.delimiters
     return segment_group(lines, shus, b.zhu_resp, b.report,
                          [marks(l.text, circle_is_text) for l in lines], free=("jing",),
-                         bare_quotes=True, layer_model=b.layer_model)
+                         bare_quotes=True, layer_model=b.layer_model, clauses=b.quoted_clauses)
 
 
 # A note with its marker (a bare note too), as the body prints it; and the 注 marker.
@@ -213,9 +213,16 @@ def layer_model(text: str) -> cues.LayerModel:
     return cues.LayerModel(jing, zhu)
 
 
+def quoted_clauses(text: str) -> bare_quotes.QuotedClauses:
+    """The 經 clauses the 卷's 疏 quote (bare_quotes.QuotedClauses), from every 疏 note."""
+    return bare_quotes.QuotedClauses([next(g for g in (m.group(2), m.group(3), m.group(5)) if g is not None)
+                                      for m in _SHU_NOTE.finditer(text)])
+
+
 def read(src: Source, report: Report):
     b = Builder(src, report, NAME, segment, continues)
     b.layer_model = layer_model(src.text)
+    b.quoted_clauses = quoted_clauses(src.text)
     b.bare_lemmas = True
     b.lemmas_printed = src.mandoku is None
     kaozheng_head = None                      # inside a 考證: its head line, which also ends it
