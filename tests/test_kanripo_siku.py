@@ -336,3 +336,24 @@ def test_a_jing_quoted_by_another_shu_of_the_juan_ends_the_zhu(tmp_path):
     zhu = [text_of(z) for z in xp(root, "//t:note[@type='zhu']")]
     assert zhu[:3] == ["尊不二也", "為有教使", "為其不欲與己並行"]
     assert [b.method for b in report.boundaries if b.kind == "zhu|jing"] == ["quote", "quote"]
+
+
+def test_a_note_opening_a_paragraph_with_no_marker_is_a_small_note_not_jing(tmp_path):
+    """禮記註疏 卷二十一: the 注 ends in a lacuna the edition prints as a note, `(闕七行/)`; after
+    the blank columns the 疏, its marker lost, goes on as `(十萬/)(二千年也…)`. Small characters
+    are never 經."""
+    from pipeline.convert import convert_file
+    src = tmp_path / "KR9z0053_021.txt"
+    src.write_text("#+TITLE: 禮記註疏\n#+PROPERTY: JUAN 21\n<pb:KR9z0053_WYG_021-1a>¶\n欽定四庫全書¶\n"
+                   "　禮記注疏卷二十一¶\n　　漢鄭氏注　唐陸徳明音義　孔穎達疏¶\n　禮運第九¶\n"
+                   "皆從其朔注朔亦初也亦謂今行之然(闕七行/)¶\n　¶\n"
+                   "　　　　　　(十萬/)¶\n(二千年也范金合土者范金者謂為形范以鑄金器合/土者謂和合其土)¶\n"
+                   "故𤣥酒在室醴醆在户注此言今禮饌具所因於古疏(正義曰此一節/明祭祀之物)¶\n",
+                   encoding="utf-8")
+    data, report = convert_file(str(src))
+    root = etree.fromstring(data)
+    assert not report.errors
+    jing = "".join(text_of(s) for s in xp(root, "//t:ab[@type='jing']/t:seg"))
+    assert "十萬" not in jing and "二千年" not in jing and "𤣥酒在室" in jing
+    note = xp(root, "//t:note[@type='xiaozhu']")
+    assert len(note) == 1 and text_of(note[0]).startswith("十萬二千年也")

@@ -277,10 +277,21 @@ def _line(b: Builder, n: int, col: int, s: str) -> None:
     _body(b, _printed(b, n, col, s))
 
 
+# A note that opens a paragraph with no marker before it (Kanripo's 四庫 注疏): its marker is
+# lost, with the lines before it, in a lacuna the edition prints as a note (`(闕七行/)`, 禮記註疏
+# 卷二十一, where the 疏 goes on after the gap as `(十萬/)(二千年也…)`). Small characters are
+# never 經: it is a small note of no known kind.
+_OPENING_NOTE = re.compile(r"\(([^()]*)\)")
+
+
 def _body(b: Builder, loc: Located) -> None:
     """_line on a paragraph's printed text (what a title's notes leave of it too)."""
     text = loc.text
     at = 0
+    if b.src.mandoku is not None and (m := _OPENING_NOTE.match(text)):
+        inner = loc.slice(m.start(1), m.end(1))
+        b.block(Prose([SmallNote(XIAOZHU, inner.text, inner.pos(0))], loc.pos(0)))
+        at = m.end()
     for m in _SHU_NOTE.finditer(text):
         if m.start() > at:
             b.unit_runs(_runs(loc.slice(at, m.start())))
