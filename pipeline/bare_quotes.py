@@ -203,7 +203,7 @@ class QuotedClauses:
     later (or earlier) 疏 quotes where the group's own 疏 quotes none. Every X of CLAUSE_MIN to
     CLAUSE_MAX characters that ends right before a 者 is kept: which of them is the quote is not
     known, but only one that the run's text holds can matter. Found in a run a 注 marker ends,
-    such a clause is nearly always the 經 (禮記註疏: 231 against 11 in the 注, docs/score.md);
+    such a clause is nearly always the 經 (禮記註疏: 199 places against 11 in the 注, docs/score.md);
     in a run a note ends, mostly the 注 repeating the 經's words, so it is not used there."""
 
     CLAUSE_MIN = 4       # three characters before 者 recur by chance across a 卷's 疏

@@ -183,8 +183,9 @@ def _unmarked_jing(g: _Group, shus: list[Shu], forced, opens: list[int],
     """The 經 that follows a 注 unmarked. A run from a 注 marker to the next 注 marker (no note
     between) holds a 注 and then a 經: the next 注 explains a 經, and a 經 never opens with a
     marker. Where the 經 begins, strongest evidence first: the group's 疏 quotes it (`X者`,
-    bare_quotes.py), so the 經 begins at the first quote in the run or before it; the text's
-    own statistics (cues.LayerModel) place the cut at or before that — with no quote, only
+    bare_quotes.py; where it quotes none, a clause another 疏 of the 卷 quotes), so the 經
+    begins at the first quote in the run or before it; the text's own statistics
+    (cues.LayerModel) place the cut at or before that, after MIN_ZHU — with no quote, only
     where some tail of the run reads as 經 at all; with neither, the run is split at its
     middle (position). A run that ends at a 音義 or 疏 note is left to the 注:
     quotes found in one are nearly all the 疏 quoting the 注 (measured: docs/score.md)."""
@@ -237,7 +238,7 @@ def _unmarked_jing(g: _Group, shus: list[Shu], forced, opens: list[int],
 _ZHU_MARKS = ("注", "註")
 # The shortest 注 before an unmarked 經: 鄭玄 glosses a 經 in a few characters at least (禮記註疏:
 # 20 of its 1,061 such runs hold a 注 of one or two characters, against SBCK, while the
-# statistics alone cut 190 there). Measured (docs/score.md): 1 → 2 → 3 → 4 put 53, 55, 55, 55 卷.
+# statistics alone cut 190 there). Measured in docs/score.md.
 MIN_ZHU = 3
 
 

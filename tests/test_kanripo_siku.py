@@ -317,22 +317,28 @@ def test_the_commentators_line_with_the_variant_shu_is_furniture(tmp_path):
     assert root.find(".//t:note[@type='shu']", ns).get("resp") == "#kongyingda"
 
 
+def liji_juan(tmp_path, juan: int, numeral: str, pian: str, body: str):
+    """A 禮記註疏 卷 in Kanripo's 四庫 layout, its head lines as the edition prints them and the
+    body lines given: converted, as (TEI root, report)."""
+    from pipeline.convert import convert_file
+    src = tmp_path / f"KR9z0053_{juan:03d}.txt"
+    src.write_text(f"#+TITLE: 禮記註疏\n#+PROPERTY: JUAN {juan}\n<pb:KR9z0053_WYG_{juan:03d}-1a>¶\n"
+                   f"欽定四庫全書¶\n　禮記注疏卷{numeral}¶\n　　漢鄭氏注　唐陸徳明音義　孔穎達疏¶\n"
+                   f"　{pian}¶\n" + body, encoding="utf-8")
+    data, report = convert_file(str(src))
+    return etree.fromstring(data), report
+
+
 def test_a_jing_quoted_by_another_shu_of_the_juan_ends_the_zhu(tmp_path):
     """The 注 為有教使 runs on into the 經 先生與之言則對… unmarked; its own group's 疏 quotes
     none of that 經, the 疏 of the next paragraph does (`先生與之言則對者`): the 經 begins there."""
-    from pipeline.convert import convert_file
-    src = tmp_path / "KR9z0053_002.txt"
-    src.write_text("#+TITLE: 禮記註疏\n#+PROPERTY: JUAN 2\n<pb:KR9z0053_WYG_002-1a>¶\n欽定四庫全書¶\n"
-                   "　禮記注疏卷二¶\n　　漢鄭氏注　唐陸徳明音義　孔穎達疏¶\n　曲禮上第一¶\n"
-                   "從於先生不越路而與人言注尊不二也遭先生於道趨¶\n"
-                   "而進正立拱手注為有教使先生與之言則對不與之言¶\n"
-                   "則趨而退注為其不欲與己並行音義(並步頂/反)疏(正義曰此/一節明事)¶\n"
-                   "(師長之禮從於先生者謂從行時也遭先生於道者此/明道路之法)¶\n"
-                   "從長者而上丘陵則必鄉長者所視注為逺視不察有所¶\n"
-                   "問疏(正義曰上云先生與之言則對者此謂問時事也/從長者而上丘陵者謂登髙也)¶\n",
-                   encoding="utf-8")
-    data, report = convert_file(str(src))
-    root = etree.fromstring(data)
+    root, report = liji_juan(tmp_path, 2, "二", "曲禮上第一",
+                             "從於先生不越路而與人言注尊不二也遭先生於道趨¶\n"
+                             "而進正立拱手注為有教使先生與之言則對不與之言¶\n"
+                             "則趨而退注為其不欲與己並行音義(並步頂/反)疏(正義曰此/一節明事)¶\n"
+                             "(師長之禮從於先生者謂從行時也遭先生於道者此/明道路之法)¶\n"
+                             "從長者而上丘陵則必鄉長者所視注為逺視不察有所¶\n"
+                             "問疏(正義曰上云先生與之言則對者此謂問時事也/從長者而上丘陵者謂登髙也)¶\n")
     zhu = [text_of(z) for z in xp(root, "//t:note[@type='zhu']")]
     assert zhu[:3] == ["尊不二也", "為有教使", "為其不欲與己並行"]
     assert [b.method for b in report.boundaries if b.kind == "zhu|jing"] == ["quote", "quote"]
@@ -342,16 +348,10 @@ def test_a_note_opening_a_paragraph_with_no_marker_is_a_small_note_not_jing(tmp_
     """禮記註疏 卷二十一: the 注 ends in a lacuna the edition prints as a note, `(闕七行/)`; after
     the blank columns the 疏, its marker lost, goes on as `(十萬/)(二千年也…)`. Small characters
     are never 經."""
-    from pipeline.convert import convert_file
-    src = tmp_path / "KR9z0053_021.txt"
-    src.write_text("#+TITLE: 禮記註疏\n#+PROPERTY: JUAN 21\n<pb:KR9z0053_WYG_021-1a>¶\n欽定四庫全書¶\n"
-                   "　禮記注疏卷二十一¶\n　　漢鄭氏注　唐陸徳明音義　孔穎達疏¶\n　禮運第九¶\n"
-                   "皆從其朔注朔亦初也亦謂今行之然(闕七行/)¶\n　¶\n"
-                   "　　　　　　(十萬/)¶\n(二千年也范金合土者范金者謂為形范以鑄金器合/土者謂和合其土)¶\n"
-                   "故𤣥酒在室醴醆在户注此言今禮饌具所因於古疏(正義曰此一節/明祭祀之物)¶\n",
-                   encoding="utf-8")
-    data, report = convert_file(str(src))
-    root = etree.fromstring(data)
+    root, report = liji_juan(tmp_path, 21, "二十一", "禮運第九",
+                             "皆從其朔注朔亦初也亦謂今行之然(闕七行/)¶\n　¶\n"
+                             "　　　　　　(十萬/)¶\n(二千年也范金合土者范金者謂為形范以鑄金器合/土者謂和合其土)¶\n"
+                             "故𤣥酒在室醴醆在户注此言今禮饌具所因於古疏(正義曰此一節/明祭祀之物)¶\n")
     assert not report.errors
     jing = "".join(text_of(s) for s in xp(root, "//t:ab[@type='jing']/t:seg"))
     assert "十萬" not in jing and "二千年" not in jing and "𤣥酒在室" in jing
