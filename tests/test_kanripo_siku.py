@@ -315,3 +315,45 @@ def test_the_commentators_line_with_the_variant_shu_is_furniture(tmp_path):
         ("漢鄭氏注　唐陸徳明音義　孔穎達䟽", "responsibility")
     assert ["".join(h.itertext()) for h in root.iterfind(".//t:body//t:head", ns)] == ["禮記注疏卷四", "曲禮下"]
     assert root.find(".//t:note[@type='shu']", ns).get("resp") == "#kongyingda"
+
+
+def liji_juan(tmp_path, juan: int, numeral: str, pian: str, body: str):
+    """A 禮記註疏 卷 in Kanripo's 四庫 layout, its head lines as the edition prints them and the
+    body lines given: converted, as (TEI root, report)."""
+    from pipeline.convert import convert_file
+    src = tmp_path / f"KR9z0053_{juan:03d}.txt"
+    src.write_text(f"#+TITLE: 禮記註疏\n#+PROPERTY: JUAN {juan}\n<pb:KR9z0053_WYG_{juan:03d}-1a>¶\n"
+                   f"欽定四庫全書¶\n　禮記注疏卷{numeral}¶\n　　漢鄭氏注　唐陸徳明音義　孔穎達疏¶\n"
+                   f"　{pian}¶\n" + body, encoding="utf-8")
+    data, report = convert_file(str(src))
+    return etree.fromstring(data), report
+
+
+def test_a_jing_quoted_by_another_shu_of_the_juan_ends_the_zhu(tmp_path):
+    """The 注 為有教使 runs on into the 經 先生與之言則對… unmarked; its own group's 疏 quotes
+    none of that 經, the 疏 of the next paragraph does (`先生與之言則對者`): the 經 begins there."""
+    root, report = liji_juan(tmp_path, 2, "二", "曲禮上第一",
+                             "從於先生不越路而與人言注尊不二也遭先生於道趨¶\n"
+                             "而進正立拱手注為有教使先生與之言則對不與之言¶\n"
+                             "則趨而退注為其不欲與己並行音義(並步頂/反)疏(正義曰此/一節明事)¶\n"
+                             "(師長之禮從於先生者謂從行時也遭先生於道者此/明道路之法)¶\n"
+                             "從長者而上丘陵則必鄉長者所視注為逺視不察有所¶\n"
+                             "問疏(正義曰上云先生與之言則對者此謂問時事也/從長者而上丘陵者謂登髙也)¶\n")
+    zhu = [text_of(z) for z in xp(root, "//t:note[@type='zhu']")]
+    assert zhu[:3] == ["尊不二也", "為有教使", "為其不欲與己並行"]
+    assert [b.method for b in report.boundaries if b.kind == "zhu|jing"] == ["quote", "quote"]
+
+
+def test_a_note_opening_a_paragraph_with_no_marker_is_a_small_note_not_jing(tmp_path):
+    """禮記註疏 卷二十一: the 注 ends in a lacuna the edition prints as a note, `(闕七行/)`; after
+    the blank columns the 疏, its marker lost, goes on as `(十萬/)(二千年也…)`. Small characters
+    are never 經."""
+    root, report = liji_juan(tmp_path, 21, "二十一", "禮運第九",
+                             "皆從其朔注朔亦初也亦謂今行之然(闕七行/)¶\n　¶\n"
+                             "　　　　　　(十萬/)¶\n(二千年也范金合土者范金者謂為形范以鑄金器合/土者謂和合其土)¶\n"
+                             "故𤣥酒在室醴醆在户注此言今禮饌具所因於古疏(正義曰此一節/明祭祀之物)¶\n")
+    assert not report.errors
+    jing = "".join(text_of(s) for s in xp(root, "//t:ab[@type='jing']/t:seg"))
+    assert "十萬" not in jing and "二千年" not in jing and "𤣥酒在室" in jing
+    note = xp(root, "//t:note[@type='xiaozhu']")
+    assert len(note) == 1 and text_of(note[0]).startswith("十萬二千年也")

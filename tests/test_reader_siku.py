@@ -141,3 +141,32 @@ def test_pian_titles_without_a_number_are_headings(tmp_path):
     jing = "".join("".join(s.itertext()) for s in root.iterfind(".//t:ab[@type='jing']/t:seg", NS))
     assert jing.startswith("大学之道在明明德") and "曲礼上" not in jing
     assert layer_text(root, "all") == lossless_form(text)
+
+
+def test_quoted_clauses_are_those_of_the_shus_jing_parts():
+    from pipeline.readers.zhushu.bare_quotes import QuotedClauses
+    clauses = QuotedClauses(["正义曰先生与之言则对者此谓问时事也注正义曰云为有教使者言有所教也"])
+    run = "为有教使先生与之言则对不与之言则趋而退"
+    assert clauses.first_in(run) == (4, 11)          # 先生与之言则对, not the 注's 为有教使
+    assert clauses.first_in("为远视不察有所问") is None
+
+
+# Two groups: the first 疏 quotes none of the 經 that its second 注 runs on into (先生与之言则
+# 对…); the second 疏, on the next paragraph, does (`先生与之言则对者`).
+OTHER_SHU = ("钦定四库全书\n礼记注疏卷二\n汉郑氏注　唐陆德明音义　孔颖达疏\n曲礼上第一\n"
+             "　　从于先生不越路而与人言注尊不二也遭先生于道趋而进正立拱手注为有教使先生与之言则对"
+             "不与之言则趋而退注为其不欲与己并行音义【并步顶反】疏【正义曰此一节明事师长之礼从于先生者"
+             "谓从行时也遭先生于道者此明道路之法】\n"
+             "　　从长者而上丘陵则必乡长者所视注为远视不察有所问疏【正义曰上云先生与之言则对者此谓问"
+             "时事也从长者而上丘陵者谓登高也】\n")
+
+
+def test_a_jing_quoted_by_another_shu_of_the_juan_ends_the_zhu(tmp_path):
+    src = tmp_path / "other.txt"
+    src.write_text(OTHER_SHU, encoding="utf-8")
+    data, report = convert_file(str(src))
+    root = etree.fromstring(data)
+    zhu = ["".join(z.itertext()) for z in root.xpath("//t:note[@type='zhu']", namespaces=NS)]
+    assert zhu[:3] == ["尊不二也", "为有教使", "为其不欲与己并行"]
+    cut = [b for b in report.boundaries if b.kind == "zhu|jing"]
+    assert [b.method for b in cut] == ["quote", "quote"]

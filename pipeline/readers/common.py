@@ -83,6 +83,7 @@ class Builder:
                                              # the 經 and 注 it explains: Kanripo's 四庫 注疏)
         self.by_closing = False              # the text closes its sections with 右… lines
         self.layer_model = None              # cues.LayerModel of the text, where a reader has one
+        self.quoted_clauses = None           # bare_quotes.QuotedClauses of the text's 疏, likewise
         self.classification = ""             # 四庫 catalogue line: 经部,礼类,仪礼之属
         self.declared: dict = {}             # scholars named in the text, not in the registry
         self.closing_div: Div | None = None

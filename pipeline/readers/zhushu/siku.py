@@ -20,7 +20,7 @@ from pipeline.model import MARK, XIAOZHU, YINYI, Fw, Pos, Prose, SmallNote, Unit
 from pipeline.readers import common, kaozheng, pian
 from pipeline.readers.common import CHAPTER, Builder, RawLine, juan_line, located
 from pipeline.readers.yishu import reader as yishu
-from pipeline.readers.zhushu import cues, pieces
+from pipeline.readers.zhushu import bare_quotes, cues, pieces
 from pipeline.readers.zhushu.segment import SCORE, ZHU_OPEN, B
 from pipeline.readers.zhushu.segment import segment as segment_group
 from pipeline.readers.zhushu.shu import OPENER
@@ -188,7 +188,7 @@ def segment(raw_units: list[list[RawLine]], shus, b: Builder) -> list[Unit]:
     circle_is_text = "○" not in b.src.delimiters
     return segment_group(lines, shus, b.zhu_resp, b.report,
                          [marks(l.text, circle_is_text) for l in lines], free=("jing",),
-                         bare_quotes=True, layer_model=b.layer_model)
+                         bare_quotes=True, layer_model=b.layer_model, clauses=b.quoted_clauses)
 
 
 # A note with its marker (a bare note too), as the body prints it; and the 注 marker.
@@ -216,9 +216,16 @@ def layer_model(text: str) -> cues.LayerModel:
     return cues.LayerModel(jing, zhu)
 
 
+def quoted_clauses(text: str) -> bare_quotes.QuotedClauses:
+    """The 經 clauses the 卷's 疏 quote (bare_quotes.QuotedClauses), from every 疏 note."""
+    return bare_quotes.QuotedClauses([next(g for g in (m.group(2), m.group(3), m.group(5)) if g is not None)
+                                      for m in _SHU_NOTE.finditer(text)])
+
+
 def read(src: Source, report: Report):
     b = Builder(src, report, NAME, segment, continues)
     b.layer_model = layer_model(src.text)
+    b.quoted_clauses = quoted_clauses(src.text)
     b.bare_lemmas = True
     b.lemmas_printed = src.mandoku is None
     kaozheng_head = None                      # inside a 考證: its head line, which also ends it
@@ -273,10 +280,21 @@ def _line(b: Builder, n: int, col: int, s: str) -> None:
     _body(b, _printed(b, n, col, s))
 
 
+# A note that opens a paragraph with no marker before it (Kanripo's 四庫 注疏): its marker is
+# lost, with the lines before it, in a lacuna the edition prints as a note (`(闕七行/)`, 禮記註疏
+# 卷二十一, where the 疏 goes on after the gap as `(十萬/)(二千年也…)`). Small characters are
+# never 經: it is a small note of no known kind.
+_OPENING_NOTE = re.compile(r"\(([^()]*)\)")
+
+
 def _body(b: Builder, loc: Located) -> None:
     """_line on a paragraph's printed text (what a title's notes leave of it too)."""
     text = loc.text
     at = 0
+    if b.src.mandoku is not None and (m := _OPENING_NOTE.match(text)):
+        inner = loc.slice(m.start(1), m.end(1))
+        b.block(Prose([SmallNote(XIAOZHU, inner.text, inner.pos(0))], loc.pos(0)))
+        at = m.end()
     for m in _SHU_NOTE.finditer(text):
         if m.start() > at:
             b.unit_runs(_runs(loc.slice(at, m.start())))
