@@ -58,7 +58,7 @@ def structure(tree, data: bytes | None = None) -> Iterator[tuple]:
             # libxml2 names elements {namespace}name: TEI's names read better bare
             msg = err.message.replace(_TEI_NS, "").replace(_XML_NS, "xml:")
             yield None, err.line, msg
-    from pipeline.validate import by_type as variants
+    from pipeline.validate import variants
     for el, message in variants.variants(tree.getroot()):
         yield el, el.sourceline or 0, message
     if data is None or _XSI in data or b"&#" in data or not xmlsafe.is_plain_utf8(data):
