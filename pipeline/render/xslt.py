@@ -85,7 +85,7 @@ class Renderer:
 
 
 def load_tei(path: str) -> etree._ElementTree:
-    """A TEI file parsed as untrusted input (pipeline.xmlsafe). Raises PipelineError naming the
+    """A TEI file parsed as untrusted input (pipeline.validate.xmlsafe). Raises PipelineError naming the
     file when it is unreadable, unsafe, malformed or not TEI."""
     tree = xmlsafe.load(path)
     xmlsafe.require_tei(tree, path)

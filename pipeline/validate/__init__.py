@@ -1,4 +1,7 @@
-"""`zhushu validate`: structure by the schema in schema/, meaning by the rules in rules.py.
+"""`zhushu validate`: each file read as untrusted XML (xmlsafe.py); its structure checked by the
+schema in schema/ and by what the schema cannot state (variants.py, by_type.py), its meaning by
+the rules (rules.py; spans.py gives the text a 疏 covers); reports.py writes the issues in the
+forms CI systems show.
 
 `iter_issues(path)` is the core; the exit code, the reporters and `is_valid` are built on it.
 """
