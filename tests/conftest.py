@@ -11,6 +11,12 @@ TEI_ALL = SHARED / "tei-p5" / "tei_all.rng"
 SEED_004 = CORPUS / "004_788d901eea474415.txt"
 
 
+def pytest_addoption(parser):
+    parser.addoption("--update-golden", action="store_true",
+                     help="rewrite tests/golden/*/*.xml (and the .report.json there) from what the "
+                          "conversion makes now, instead of comparing; review the diff before committing")
+
+
 @pytest.fixture(scope="session")
 def tei_all():
     """The official TEI P5 schema from ../shared; the one check skipped when it is absent."""

@@ -6,7 +6,7 @@ import html5lib
 import pytest
 from lxml import etree
 
-from pipeline import render
+from pipeline.render import html as web
 from pipeline.errors import PipelineError
 from pipeline.render import render_html
 
@@ -215,14 +215,14 @@ def test_colliding_outputs_are_refused(tmp_path):
 
 def test_stylesheet_compiled_once_per_call(tmp_path, monkeypatch):
     made = []
-    real = render.Renderer
+    real = web.Renderer
 
     class Counting(real):
         def __init__(self, *a, **kw):
             made.append(1)
             super().__init__(*a, **kw)
 
-    monkeypatch.setattr(render, "Renderer", Counting)
+    monkeypatch.setattr(web, "Renderer", Counting)
     paths = []
     for n in ("a", "b", "c"):
         p = tmp_path / f"{n}.xml"

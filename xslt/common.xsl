@@ -1,6 +1,7 @@
 <?xml version="1.0" encoding="UTF-8"?>
 <!--
-  Layer logic shared by every Zhushu rendering (html.xsl now, a print stylesheet later).
+  Layer logic shared by both Zhushu renderings: html.xsl (the web edition) and print.xsl (the print
+  edition, laid out by grid.xsl).
 
   It knows which TEI element belongs to which layer (經 注 音義 疏 阙; the 義疏 and 案 blocks, the
   small-character notes and the translation of the 欽定三禮義疏), how a 疏 points at the span it

@@ -22,7 +22,7 @@
   and of the page.
 
   Styles and behaviour live in two static files, $assets-href zhushu.css and zhushu.js (copied next
-  to the pages by pipeline/render/__init__.py): nothing is fetched from elsewhere and the pages work from
+  to the pages by pipeline/render/html.py): nothing is fetched from elsewhere and the pages work from
   file://. The script is an enhancement: the toolbar (nav.toolbar: layer toggles
   button[data-toggle-layer], vertical and parallel modes button[data-toggle], 義疏 category
   filters button[data-filter-category]), folding of 疏, highlighting of the span a 出文 names, the
@@ -48,7 +48,7 @@
   <xsl:param name="index-href" as="xs:string" select="''"/>
 
   <!-- Relative URL prefix (ending in '/', or '' for the page's own folder) of the shared static
-       files zhushu.css and zhushu.js, which pipeline/render/__init__.py copies into <site>/assets/. -->
+       files zhushu.css and zhushu.js, which pipeline/render/html.py copies into <site>/assets/. -->
   <xsl:param name="assets-href" as="xs:string" select="'assets/'"/>
 
   <!-- The layers a reader can show or hide, in toolbar order (經 always stays). -->

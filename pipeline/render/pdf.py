@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from pipeline import files, resources
 from pipeline.errors import PipelineError
-from pipeline.render import Renderer, load_tei, output_names, write_text
+from pipeline.render.xslt import Renderer, load_tei, output_names, write_text
 
 # Portrait paper sizes in millimetres. ISO A and B; JIS B5 (Japanese and Chinese books); the
 # Chinese 16开 and 32开 book formats; US Letter.

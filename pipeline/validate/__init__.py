@@ -1,4 +1,7 @@
-"""`zhushu validate`: structure by the schema in schema/, meaning by the rules in rules.py.
+"""`zhushu validate`: each file read as untrusted XML (xmlsafe.py); its structure checked by the
+schema in schema/ and by what the schema cannot state (variants.py, by_type.py), its meaning by
+the rules (rules.py; spans.py gives the text a 疏 covers); reports.py writes the issues in the
+forms CI systems show.
 
 `iter_issues(path)` is the core; the exit code, the reporters and `is_valid` are built on it.
 """
@@ -58,7 +61,7 @@ def structure(tree, data: bytes | None = None) -> Iterator[tuple]:
             # libxml2 names elements {namespace}name: TEI's names read better bare
             msg = err.message.replace(_TEI_NS, "").replace(_XML_NS, "xml:")
             yield None, err.line, msg
-    from pipeline.validate import by_type as variants
+    from pipeline.validate import variants
     for el, message in variants.variants(tree.getroot()):
         yield el, el.sourceline or 0, message
     if data is None or _XSI in data or b"&#" in data or not xmlsafe.is_plain_utf8(data):

@@ -1,0 +1,83 @@
+"""The web edition: TEI files to HTML pages by xslt/html.xsl (xslt.Renderer), one page per file,
+then the pages that span them (site.py: the index of works and 卷, the persons index) and the
+shared CSS and JS in assets/.
+"""
+from __future__ import annotations
+
+import os
+
+from lxml import etree
+
+from pipeline import files, resources
+from pipeline.render import site
+from pipeline.render.xslt import Renderer, load_tei, output_names, write_text
+
+TEI_NS = "http://www.tei-c.org/ns/1.0"
+_T = "{%s}" % TEI_NS
+INDEX = site.INDEX
+
+
+def _titles(tree: etree._ElementTree) -> tuple[str, str, str]:
+    """(title, work, 卷) from titleStmt, whitespace normalised, '' where absent. The title is the
+    one the page shows (zs:title in common.xsl): main, else work + 卷, else 未題名."""
+    ts = tree.find(f"{_T}teiHeader/{_T}fileDesc/{_T}titleStmt")
+
+    def title(kind: str) -> str:
+        e = ts.find(f"{_T}title[@type='{kind}']") if ts is not None else None
+        return " ".join("".join(e.itertext()).split()) if e is not None else ""
+
+    work, juan = title("work"), title("juan")
+    return title("main") or " ".join(x for x in (work, juan) if x) or "未題名", work, juan
+
+
+def render_html(paths: list[str], out_dir: str, jobs: int = 1) -> list[str]:
+    """Render each TEI file to <out_dir>/<basename>.html, copy the shared CSS and JS into
+    <out_dir>/assets/, and write the index of works and 卷 and the persons index. Returns the
+    paths written: pages (in input order), index.html, persons.html. With jobs > 1 pages are
+    rendered in that many processes (Saxon holds the GIL), each compiling the stylesheet once.
+    Raises PipelineError naming the file on unsafe, malformed or non-TEI input."""
+    paths = list(paths)
+    names = output_names(paths, ".html", (INDEX, site.PERSONS))
+    for name in [*names, INDEX, site.PERSONS, *(os.path.join(ASSETS, a) for a in _ASSET_FILES)]:
+        files.refuse_overwriting_inputs(paths, os.path.join(out_dir, name))
+    files.make_dirs(os.path.join(out_dir, ASSETS))
+    for asset in _ASSET_FILES:
+        with open(resources.path("xslt", f"assets/{asset}"), "rb") as f:
+            files.write_atomic(os.path.join(out_dir, ASSETS, asset), f.read())
+
+    work_items = [(p, os.path.join(out_dir, n)) for p, n in zip(paths, names)]
+    if jobs <= 1 or len(work_items) < 2:
+        renderer = _new_renderer()
+        infos = [_render_page(item, renderer) for item in work_items]
+    else:
+        from concurrent.futures import ProcessPoolExecutor
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            infos = list(pool.map(_render_page, work_items, chunksize=1))
+    written = [target for _, target in work_items]
+    for name, text in ((INDEX, site.index_page(infos, ASSETS + "/")),
+                       (site.PERSONS, site.persons_page(infos, ASSETS + "/"))):
+        write_text(os.path.join(out_dir, name), text)
+        written.append(os.path.join(out_dir, name))
+    return written
+
+
+ASSETS = "assets"
+_ASSET_FILES = ("zhushu.css", "zhushu.js")
+_renderer: Renderer | None = None              # a worker process's own, compiled on first use
+
+
+def _new_renderer() -> Renderer:
+    return Renderer(resources.path("xslt", "html.xsl"), {"index-href": INDEX, "assets-href": ASSETS + "/"})
+
+
+def _render_page(item: tuple[str, str], renderer: Renderer | None = None) -> site.PageInfo:
+    """One page; what the index pages need from it comes back (a file is parsed once)."""
+    global _renderer
+    path, target = item
+    if renderer is None:
+        if _renderer is None:
+            _renderer = _new_renderer()
+        renderer = _renderer
+    tree = load_tei(path)
+    renderer.render_to_file(tree, path, target)
+    return site.page_info(tree, os.path.basename(target), *_titles(tree))
