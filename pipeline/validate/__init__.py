@@ -1,5 +1,5 @@
 """`zhushu validate`: each file read as untrusted XML (xmlsafe.py); its structure checked by the
-schema in schema/ and by what the schema cannot state (variants.py, by_type.py), its meaning by
+schema in schema/ and by what the schema cannot state (document.py, by_type.py), its meaning by
 the rules (rules.py; spans.py gives the text a 疏 covers); reports.py writes the issues in the
 forms CI systems show.
 
@@ -48,7 +48,7 @@ _XML_NS = "{http://www.w3.org/XML/1998/namespace}"
 
 def structure(tree, data: bytes | None = None) -> Iterator[tuple]:
     """Structural errors, (element or None, line, message): schema/zhushu.xsd, then the variants
-    it cannot state (rules.variants), then attributes in the XMLSchema-instance namespace.
+    it cannot state (document.check_document), then attributes in the XMLSchema-instance namespace.
 
     XSD validators honour xsi:type and xsi:nil, and accept xsi:schemaLocation on any element;
     our TEI uses none of them, and the schema blocks type substitution (blockDefault="#all"),
@@ -61,8 +61,8 @@ def structure(tree, data: bytes | None = None) -> Iterator[tuple]:
             # libxml2 names elements {namespace}name: TEI's names read better bare
             msg = err.message.replace(_TEI_NS, "").replace(_XML_NS, "xml:")
             yield None, err.line, msg
-    from pipeline.validate import variants
-    for el, message in variants.variants(tree.getroot()):
+    from pipeline.validate import document
+    for el, message in document.check_document(tree.getroot()):
         yield el, el.sourceline or 0, message
     if data is None or _XSI in data or b"&#" in data or not xmlsafe.is_plain_utf8(data):
         for at in _xsi_attributes()(tree):

@@ -1,6 +1,6 @@
 """The structure XSD 1.0 cannot state, in the text: a div, a block (ab, p) or a note whose
 attributes and content depend on its @type, or on its place among elements of the same name
-(schema/README.md). `check_div` checks one div and what it holds, for variants.variants, which
+(schema/README.md). `check_div` checks one div and what it holds, for document.check_document, which
 also checks the header; `validate.structure` reports the findings with the schema's own, as
 ZS-SCHEMA-001.
 """

@@ -3,7 +3,7 @@
 `check(tree)` yields (element, level, rule id, message). One pass builds the id index; each
 rule then looks only at the elements it concerns, and every rule costs at most a constant
 times the document, whatever a hostile file holds (docs/security.md). The structure that XSD
-cannot state is pipeline/validate/variants.py (the header) and by_type.py (the text).
+cannot state is pipeline/validate/document.py (the header) and by_type.py (the text).
 """
 from __future__ import annotations
 

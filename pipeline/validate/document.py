@@ -1,4 +1,4 @@
-"""The structure XSD 1.0 cannot state (schema/README.md), narrowed element by element: `variants`
+"""The structure XSD 1.0 cannot state (schema/README.md), narrowed element by element: `check_document`
 walks the document's top, checks the header, the facsimile and the persons here and each div of
 the text with by_type.check_div. Only the top of the body is walked (divs, their blocks and
 notes, the children of those), not every element. `validate.structure` reports the findings
@@ -22,14 +22,14 @@ _MAPPINGS = ([], ["standard"], ["PUA"], ["normalized"], ["standard", "normalized
 _FRONT_KINDS = frozenset(("tiyao", "xu", "fanli", "xingshi", "mulu", "yuanmu", "yuzhi", "chuanshu", "front"))
 
 
-def variants(root) -> list[tuple]:
+def check_document(root) -> list[tuple]:
     """(element, message) for each element that fits the schema's union but not its variant."""
     out: list[tuple] = []
     if root.get(XML_LANG) != "lzh":
         out.append((root, "TEI/@xml:lang must be 'lzh'"))
     header = root.find(f"{TEI}teiHeader")
     if header is not None:
-        _header_variants(header, out)
+        _check_header(header, out)
     facsimile = root.find(f"{TEI}facsimile")
     if facsimile is not None:
         _surfaces(facsimile, out)
@@ -55,7 +55,7 @@ def variants(root) -> list[tuple]:
     return out
 
 
-def _header_variants(h, out: list) -> None:
+def _check_header(h, out: list) -> None:
     titles = h.findall(f"{TEI}fileDesc/{TEI}titleStmt/{TEI}title")
     if titles and not _TITLES.match(" ".join(t.get("type") or "" for t in titles)):
         out.append((titles[0], "titleStmt has a main title, then optional work and juan titles, each once"))
