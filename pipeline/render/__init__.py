@@ -13,11 +13,11 @@ import os
 from lxml import etree
 
 from pipeline import files, resources
+from pipeline.constants import TEI_NS
 from pipeline.errors import PipelineError
 from pipeline.render import site
 from pipeline.validate import xmlsafe
 
-TEI_NS = "http://www.tei-c.org/ns/1.0"
 _T = "{%s}" % TEI_NS
 INDEX = site.INDEX
 

@@ -1,6 +1,7 @@
 """`zhushu validate`: structure by the schema in schema/, meaning by the rules in rules.py.
 
-`iter_issues(path)` is the core; the exit code, the reporters and `is_valid` are built on it.
+`iter_issues(path)` is the core; the reporters, `is_valid` and the exit status (issues.exit_status)
+are built on it.
 """
 from __future__ import annotations
 
@@ -8,28 +9,16 @@ import bisect
 import functools
 import os
 import re
-from dataclasses import dataclass
 from typing import Iterator
 
 from lxml import etree
 
 from pipeline import files, resources
-from pipeline.errors import EXIT_INVALID, EXIT_OK, EXIT_UNUSABLE, PipelineError, located, one_line
+from pipeline.constants import TEI, XML
+from pipeline.errors import PipelineError, one_line
+from pipeline.issues import Issue
 from pipeline.limits import MAX_ISSUES_PER_FILE, Limits
 from pipeline.validate import xmlsafe
-
-
-@dataclass(slots=True, frozen=True)
-class Issue:
-    file: str
-    line: int           # 0: no position (the file as a whole)
-    col: int
-    level: str          # error | warning | fatal (the file is unusable)
-    rule: str
-    message: str
-
-    def __str__(self) -> str:
-        return located(self.file, self.line, self.col, self.level, self.rule, self.message)
 
 
 @functools.cache
@@ -39,8 +28,6 @@ def schema():
 
 
 _XSI = b"http://www.w3.org/2001/XMLSchema-instance"
-_TEI_NS = "{http://www.tei-c.org/ns/1.0}"
-_XML_NS = "{http://www.w3.org/XML/1998/namespace}"
 
 
 def structure(tree, data: bytes | None = None) -> Iterator[tuple]:
@@ -56,7 +43,7 @@ def structure(tree, data: bytes | None = None) -> Iterator[tuple]:
     if not xsd.validate(tree):
         for err in xsd.error_log:
             # libxml2 names elements {namespace}name: TEI's names read better bare
-            msg = err.message.replace(_TEI_NS, "").replace(_XML_NS, "xml:")
+            msg = err.message.replace(TEI, "").replace(XML, "xml:")
             yield None, err.line, msg
     from pipeline.validate import by_type as variants
     for el, message in variants.variants(tree.getroot()):
@@ -196,14 +183,6 @@ def _size(path: str) -> int:
         return os.path.getsize(path)
     except OSError:
         return 0                    # reported by the worker (ZS-XML-000)
-
-
-def exit_code(issues: list[Issue], strict: bool = False) -> int:
-    if any(i.level == "fatal" for i in issues):
-        return EXIT_UNUSABLE
-    if any(i.level == "error" or (strict and i.level == "warning") for i in issues):
-        return EXIT_INVALID
-    return EXIT_OK
 
 
 def is_valid(path: str) -> bool:
