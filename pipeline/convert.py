@@ -4,10 +4,8 @@ one or several processes, each output written only when its conversion succeeded
 """
 from __future__ import annotations
 
-import gc
 import os
 import unicodedata
-from contextlib import contextmanager
 from dataclasses import dataclass
 
 from pipeline import files, readers
@@ -22,29 +20,6 @@ from pipeline.tei import body_text, to_tei_text
 
 def convert_source(src: Source, fmt: str = "auto") -> tuple[bytes, Report]:
     """TEI bytes and the conversion report for one source."""
-    with _no_cyclic_gc():
-        return _convert(src, fmt)
-
-
-@contextmanager
-def _no_cyclic_gc():
-    """A conversion allocates hundreds of thousands of small objects and frees none of them
-    before it ends, so the cyclic collector's passes over them find next to nothing (the model
-    holds no cycles) and cost 2–6 % of the time. Reference counting still frees the objects; the
-    few cycles left are collected once the collector is back on. Its first pass then walks
-    every object made meanwhile that is still alive: convert_file reads the source inside the
-    window too (a Kanripo file's parse makes more objects than its conversion) and lets it go
-    before the window ends."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
-
-
-def _convert(src: Source, fmt: str) -> tuple[bytes, Report]:
     report = Report(src.name)
     forced = fmt != "auto"
     if src.mandoku is not None:
@@ -92,8 +67,7 @@ def convert_file(path: str, out: str | None = None, fmt: str = "auto", work: str
     """Convert one file; with `out`, write the TEI there (atomically) if the conversion has no
     error: a failed conversion never replaces a good earlier output. `kanripo`: where a Kanripo
     file's context is, when not beside it (kanripo.Options)."""
-    with _no_cyclic_gc():
-        data, report = _convert_path(path, fmt, work, encoding, kanripo)
+    data, report = _convert_path(path, fmt, work, encoding, kanripo)
     if out and not report.errors:
         files.make_dirs(os.path.dirname(os.path.abspath(out)))
         files.write_atomic(out, data)
