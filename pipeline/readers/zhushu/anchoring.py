@@ -186,22 +186,15 @@ def _fuzzy_over_placeholders(hay: str, quote: str, lo: int, hi: int,
 
 
 _WILD = ""                                 # _char_masks' key for the placeholders' mask
-_MASKS: dict[str, dict[str, int]] = {}     # the texts searched lately → their masks
 
 
 def _char_masks(hay: str) -> dict[str, int]:
     """Bit masks of where characters occur in `hay` (filled in as they are asked for), starting
-    with the placeholders'. A group's lemmas and sub-lemmas search the same two streams one
-    after another, so the last few are kept."""
-    masks = _MASKS.get(hay)
-    if masks is None:
-        if len(_MASKS) >= 8:
-            _MASKS.clear()
-        wild = 0
-        for ph in PLACEHOLDERS:
-            wild |= _positions_mask(hay, ph)
-        masks = _MASKS[hay] = {_WILD: wild}
-    return masks
+    with the placeholders'."""
+    wild = 0
+    for ph in PLACEHOLDERS:
+        wild |= _positions_mask(hay, ph)
+    return {_WILD: wild}
 
 
 def _positions_mask(hay: str, c: str) -> int:
