@@ -163,12 +163,12 @@ def without(s: str, chars: str) -> str:
     return s
 
 
-_WS_CHARS = "".join(sorted(WHITESPACE))
+WHITESPACE_CHARS = "".join(sorted(WHITESPACE))    # for str.strip and a regex class
 _LOSSLESS_CHARS = "".join(sorted(WHITESPACE | DELIMITERS))
 
 
 def strip_ws(s: str) -> str:
-    return without(s, _WS_CHARS)
+    return without(s, WHITESPACE_CHARS)
 
 
 def lossless_form(s: str, delimiters: frozenset = DELIMITERS) -> str:

@@ -1,5 +1,7 @@
-"""The `zhushu` command. Each command parses its options and calls the library; what a run
-came to (the exit status) is decided in one place, `_Zhushu.main`.
+"""The `zhushu` command (also `python -m pipeline`). Each command parses its options, calls the
+library and prints what it returns: what a conversion says of each source and what a run's
+problems come to (convert.Outcome, issues.exit_status) are decided there; what a failure of the
+command itself comes to (a bad option, an unusable input, a bug), in `_Zhushu.main`.
 
 Exit codes (pipeline.errors): 0 success (warnings allowed), 1 invalid TEI (validate) or a
 conversion error, 2 unusable input, options or output, 70 a bug. Every problem is one line
@@ -13,8 +15,9 @@ import sys
 import click
 
 from pipeline import __version__
-from pipeline.errors import EXIT_INTERNAL, EXIT_OK, EXIT_UNUSABLE, PipelineError, one_line
-from pipeline.model import CATEGORIES
+from pipeline.constants import CATEGORY_IDS
+from pipeline.errors import (EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_UNUSABLE, PipelineError,
+                             one_line)
 from pipeline.textlayers import LAYERS
 
 
@@ -38,7 +41,7 @@ class _Zhushu(click.Group):
             status = EXIT_UNUSABLE
         except click.Abort:
             _say("zhushu: interrupted")
-            status = 130
+            status = EXIT_INTERRUPTED
         except PipelineError as e:
             _say(str(e))
             status = EXIT_UNUSABLE
@@ -84,7 +87,7 @@ def convert(sources, output, fmt, report_path, work, encoding, quiet, jobs, facs
     work, <ID>.xml, beside its 卷. An output is written only when its conversion succeeds, and
     never over a source.
     """
-    from pipeline.convert import convert_all, plan, refusal_report, write_works
+    from pipeline.convert import convert_all, plan, run_report, write_works
     from pipeline.files import refuse_overwriting_inputs, write_stdout
     from pipeline.report import write_reports
     from pipeline.sources.decoding import check_text
@@ -98,35 +101,24 @@ def convert(sources, output, fmt, report_path, work, encoding, quiet, jobs, facs
     pairs = plan(list(sources), output)
     if report_path:
         refuse_overwriting_inputs([s for s, _ in pairs], report_path)
-    reports, status, outcomes = [], EXIT_OK, []
+    outcomes = []
     progress = _Progress(len(pairs)) if len(pairs) > 1 and not quiet else None
     for outcome in convert_all(pairs, fmt, work, encoding, jobs, Options(gaiji, imglist, facs_base)):
         outcomes.append(outcome)
         if progress is not None:
             progress.step(outcome.source)
-        status = max(status, outcome.status)
-        if outcome.error is not None:
-            _say(str(outcome.error))
-            reports.append(refusal_report(outcome))
-            continue
-        report = outcome.report
-        reports.append(report)
         if outcome.output is None and outcome.data is not None:
             write_stdout(outcome.data)
-        for line in report.lines(("error",) if quiet else ("error", "warning")):
+        for line in outcome.messages(quiet):
             _say(line)
-        if not quiet and outcome.output and not report.errors:
-            s = report.stats
-            _say(f"{outcome.source} → {outcome.output}: {report.layout}, {s['units']} units, "
-                 f"{s['shu_anchored']}/{s['shu']} 疏 anchored, {len(report.warnings)} warnings")
     if progress is not None:
         progress.done()
     for path in write_works(pairs, outcomes):
         if not quiet:
             _say(f"work → {path}")
     if report_path:
-        write_reports(reports, report_path)
-    return status
+        write_reports([run_report(o) for o in outcomes], report_path)
+    return max((o.status for o in outcomes), default=EXIT_OK)
 
 
 class _Progress:
@@ -169,17 +161,16 @@ def formats():
 @main.command()
 @click.argument("file", type=click.Path())
 @click.option("-l", "--layer", type=click.Choice(list(LAYERS)), default="all", show_default=True, help="Which layer to print; `all` is every character the TEI keeps of the source.")
-@click.option("--category", type=click.Choice(sorted(set(CATEGORIES.values()))), help="Only 義疏 blocks of this category (with --layer yishu).")
+@click.option("--category", type=click.Choice(sorted(CATEGORY_IDS)), help="Only 義疏 blocks of this category (with --layer yishu).")
 @click.option("--resp", metavar="ID", help="Only what this person said or wrote (an xml:id of the header's listPerson, e.g. zhengxuan).")
 def text(file, layer, category, resp):
     """Print one layer of a TEI file, in document order, one unit or note per line."""
     from pipeline.files import write_stdout
-    from pipeline.textlayers import layer_lines
+    from pipeline.textlayers import printed_lines
     from pipeline.validate import xmlsafe
     tree = xmlsafe.load(file)
     xmlsafe.require_tei(tree, file)
-    lines = [line for line in layer_lines(tree.getroot(), layer, category, resp) if line]
-    write_stdout("".join(line + "\n" for line in lines).encode("utf-8"))
+    write_stdout(printed_lines(tree.getroot(), layer, category, resp).encode("utf-8"))
     return EXIT_OK
 
 
@@ -201,8 +192,9 @@ def validate(paths, fmt, strict, jobs, max_size, max_depth, output):
     """
     from pipeline.files import refuse_overwriting_inputs, write_atomic
     from pipeline.limits import Limits
-    from pipeline.validate import exit_code, paths_from_stdin, validate_files
-    from pipeline.validate.reports import render
+    from pipeline.issues import exit_status
+    from pipeline.validate import paths_from_stdin, validate_files
+    from pipeline.validate.reports import render, summary
     listed = []
     for p in paths:
         listed += paths_from_stdin(sys.stdin.buffer) if p == "-" else [p]
@@ -213,17 +205,15 @@ def validate(paths, fmt, strict, jobs, max_size, max_depth, output):
     if output:
         refuse_overwriting_inputs(files, output)
     issues = validate_files(files, jobs, Limits(max_size * 1024 * 1024, max_depth))
-    report = render(fmt, files, issues)
     if output:
-        write_atomic(output, report)
-    elif fmt == "text":
-        body, _, last = report.rstrip("\n").rpartition("\n")
-        if body:
-            click.echo(body)
-        _say(last)                                        # the summary, apart from the findings
+        write_atomic(output, render(fmt, files, issues))
+    elif fmt == "text":                                   # the summary apart from the findings
+        if issues:
+            click.echo("\n".join(map(str, issues)))
+        _say(summary(files, issues))
     else:
-        click.echo(report, nl=False)
-    return exit_code(issues, strict) if files else EXIT_UNUSABLE
+        click.echo(render(fmt, files, issues), nl=False)
+    return exit_status(issues, strict)
 
 
 # -- render --------------------------------------------------------------------------------------

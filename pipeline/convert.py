@@ -4,16 +4,15 @@ one or several processes, each output written only when its conversion succeeded
 """
 from __future__ import annotations
 
-import gc
 import os
 import unicodedata
-from contextlib import contextmanager
 from dataclasses import dataclass
 
-from pipeline import files, readers, strays
+from pipeline import files, readers
 from pipeline.chars import WHITESPACE, lossless_form, strip_ws
-from pipeline.errors import EXIT_INVALID, EXIT_OK, EXIT_UNUSABLE, PipelineError
-from pipeline.model import Pos
+from pipeline.errors import EXIT_UNUSABLE, PipelineError
+from pipeline.issues import exit_status
+from pipeline.model import Pos, stats, strays
 from pipeline.report import Report
 from pipeline.sources.decoding import Source, check_text, read_source
 from pipeline.tei import body_text, to_tei_text
@@ -21,29 +20,6 @@ from pipeline.tei import body_text, to_tei_text
 
 def convert_source(src: Source, fmt: str = "auto") -> tuple[bytes, Report]:
     """TEI bytes and the conversion report for one source."""
-    with _no_cyclic_gc():
-        return _convert(src, fmt)
-
-
-@contextmanager
-def _no_cyclic_gc():
-    """A conversion allocates hundreds of thousands of small objects and frees none of them
-    before it ends, so the cyclic collector's passes over them find next to nothing (the model
-    holds no cycles) and cost 2–6 % of the time. Reference counting still frees the objects; the
-    few cycles left are collected once the collector is back on. Its first pass then walks
-    every object made meanwhile that is still alive: convert_file reads the source inside the
-    window too (a Kanripo file's parse makes more objects than its conversion) and lets it go
-    before the window ends."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
-
-
-def _convert(src: Source, fmt: str) -> tuple[bytes, Report]:
     report = Report(src.name)
     forced = fmt != "auto"
     if src.mandoku is not None:
@@ -79,7 +55,7 @@ def _convert(src: Source, fmt: str) -> tuple[bytes, Report]:
     strays.drop(doc, report)
     data, body = to_tei_text(doc, report)
     _check_lossless(body, src, report)
-    report.stats = _stats(doc)
+    report.stats = stats(doc)
     # Positions are mapped to the file as issues are added: the map (a Kanripo file's joined
     # text and printed lines) is not kept with the report, which a pool sends back whole.
     report.locate = None
@@ -91,8 +67,7 @@ def convert_file(path: str, out: str | None = None, fmt: str = "auto", work: str
     """Convert one file; with `out`, write the TEI there (atomically) if the conversion has no
     error: a failed conversion never replaces a good earlier output. `kanripo`: where a Kanripo
     file's context is, when not beside it (kanripo.Options)."""
-    with _no_cyclic_gc():
-        data, report = _convert_path(path, fmt, work, encoding, kanripo)
+    data, report = _convert_path(path, fmt, work, encoding, kanripo)
     if out and not report.errors:
         files.make_dirs(os.path.dirname(os.path.abspath(out)))
         files.write_atomic(out, data)
@@ -137,19 +112,6 @@ def _source_pos(text: str, kept: int, drop: frozenset):
     return Pos(line + 1, len(text) - start + 1)
 
 
-def _stats(doc) -> dict:
-    from pipeline.model import Shu, Unit
-    units = shus = targeted = pieces = 0
-    for b in doc.blocks():
-        if isinstance(b, Unit):
-            units += 1
-            pieces += len(b.pieces)
-        elif isinstance(b, Shu):
-            shus += 1
-            targeted += b.target is not None
-    return {"units": units, "pieces": pieces, "shu": shus, "shu_anchored": targeted}
-
-
 def plan(paths: list[str], output: str | None) -> list[tuple[str, str | None]]:
     """(source, output) pairs for `zhushu convert SOURCES [-o OUTPUT]`: one source and no
     output → stdout (None); one source and a file → that file; several sources, a directory
@@ -190,9 +152,20 @@ class Outcome:
 
     @property
     def status(self) -> int:
+        return EXIT_UNUSABLE if self.error is not None else exit_status(self.report.issues)
+
+    def messages(self, quiet: bool = False) -> list[str]:
+        """What `zhushu convert` says of this source: the refusal of an unusable one; else its
+        errors, and unless `quiet` its warnings and, when its output was written, a summary."""
         if self.error is not None:
-            return EXIT_UNUSABLE
-        return EXIT_INVALID if self.report.errors else EXIT_OK
+            return [str(self.error)]
+        report = self.report
+        lines = report.lines(("error",) if quiet else ("error", "warning"))
+        if not quiet and self.output and not report.errors:
+            s = report.stats
+            lines.append(f"{self.source} → {self.output}: {report.layout}, {s['units']} units, "
+                         f"{s['shu_anchored']}/{s['shu']} 疏 anchored, {len(report.warnings)} warnings")
+        return lines
 
 
 def convert_all(pairs: list[tuple[str, str | None]], fmt: str = "auto", work: str | None = None,
@@ -222,9 +195,11 @@ def write_works(pairs: list[tuple[str, str | None]], outcomes: list[Outcome]) ->
     return written
 
 
-def refusal_report(outcome: Outcome) -> Report:
-    """The report of a source that could not be used: its one fatal issue (so that a --report
-    lists every source of the run, the unusable ones too)."""
+def run_report(outcome: Outcome) -> Report:
+    """The source's entry in the --report of a run: its conversion report, or for a source that
+    could not be used, its one fatal issue (so that every source of the run is listed)."""
+    if outcome.error is None:
+        return outcome.report
     e = outcome.error
     report = Report(outcome.source)
     report.fatal(e.rule, e.message, Pos(e.line, e.col or 1) if e.line else None)

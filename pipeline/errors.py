@@ -8,9 +8,11 @@ validation rules and the conversion report's codes are in docs/rules.md beside t
 """
 from __future__ import annotations
 
-# Exit codes, decided in one place (cli.py applies them).
+# Exit codes: what a run's problems come to is decided by issues.exit_status, what a failure of
+# the command itself comes to by cli._Zhushu.main; cli.py exits with them.
 EXIT_OK, EXIT_INVALID, EXIT_UNUSABLE = 0, 1, 2
 EXIT_INTERNAL = 70                  # a bug: sysexits' EX_SOFTWARE
+EXIT_INTERRUPTED = 130              # ^C: the shells' 128 + SIGINT
 
 # Why a command could not use its input, its options or its output. Level `fatal`: the input
 # (or output) is unusable and the command exits 2.

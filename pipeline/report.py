@@ -5,17 +5,8 @@ import json
 from dataclasses import asdict, dataclass, field
 
 from pipeline import files
-from pipeline.errors import located
+from pipeline.issues import Issue
 from pipeline.model import Pos
-
-
-@dataclass(slots=True)
-class Issue:
-    level: str                 # warning | error | fatal (the source could not be used)
-    code: str                  # stable id, e.g. ZS-CONV-LEMMA
-    message: str
-    line: int | None = None
-    col: int | None = None
 
 
 @dataclass(slots=True)
@@ -48,15 +39,15 @@ class Report:
             return self.locate(pos.line, pos.col)
         return pos.line, pos.col
 
-    def warn(self, code: str, message: str, pos: Pos | None = None) -> None:
-        self.issues.append(Issue("warning", code, message, *self._at(pos)))
+    def warn(self, rule: str, message: str, pos: Pos | None = None) -> None:
+        self.issues.append(Issue(self.source, *self._at(pos), "warning", rule, message))
 
-    def fatal(self, code: str, message: str, pos: Pos | None = None) -> None:
+    def fatal(self, rule: str, message: str, pos: Pos | None = None) -> None:
         """The source could not be used (the conversion never ran)."""
-        self.issues.append(Issue("fatal", code, message, *self._at(pos)))
+        self.issues.append(Issue(self.source, *self._at(pos), "fatal", rule, message))
 
-    def error(self, code: str, message: str, pos: Pos | None = None) -> None:
-        self.issues.append(Issue("error", code, message, *self._at(pos)))
+    def error(self, rule: str, message: str, pos: Pos | None = None) -> None:
+        self.issues.append(Issue(self.source, *self._at(pos), "error", rule, message))
 
     def boundary(self, kind: str, method: str, confidence: float, pos: Pos, note: str = "") -> None:
         self.boundaries.append(Boundary(kind, method, confidence, *self._at(pos), note))
@@ -71,13 +62,17 @@ class Report:
 
     def lines(self, levels: tuple[str, ...] = ("error", "warning")) -> list[str]:
         """Human-readable `file:line:col: level: CODE: message` lines, of the given levels."""
-        return [located(self.source, i.line, i.col, i.level, i.code, i.message)
-                for i in self.issues if i.level in levels]
+        return [str(i) for i in self.issues if i.level in levels]
 
     def to_dict(self) -> dict:
         return {"source": self.source, "layout": self.layout, "layout_reason": self.layout_reason,
-                "stats": self.stats, "issues": [asdict(i) for i in self.issues],
+                "stats": self.stats, "issues": [_issue_dict(i) for i in self.issues],
                 "boundaries": [asdict(b) for b in self.boundaries]}
+
+
+def _issue_dict(i: Issue) -> dict:
+    """An issue as the report's JSON has it: the file is the report's, its rule named `code`."""
+    return {"level": i.level, "code": i.rule, "message": i.message, "line": i.line, "col": i.col}
 
 
 def write_reports(reports: list[Report], path: str) -> None:

@@ -6,8 +6,8 @@ import re
 from lxml import etree
 
 from pipeline.chars import WHITESPACE_CLASS
+from pipeline.constants import TEI
 
-TEI = "{http://www.tei-c.org/ns/1.0}"
 LAYERS = ("all", "jing", "zhu", "yinyi", "shu", "yishu", "an", "textual", "translation")
 
 # What each layer is, as XPath over our TEI; each match prints as one line. Notes inside a
@@ -59,6 +59,12 @@ def layer_lines(root, layer: str, category: str | None = None, resp: str | None 
     if layer == "jing":
         return [_strip(_jing_text(e)) for e in els]
     return [_strip(_text(e)) for e in els]
+
+
+def printed_lines(root, layer: str, category: str | None = None, resp: str | None = None) -> str:
+    """What `zhushu text` prints: the layer's lines (layer_lines), each ended by a newline, those
+    of elements with no text left out."""
+    return "".join(line + "\n" for line in layer_lines(root, layer, category, resp) if line)
 
 
 def layer_text(root, layer: str) -> str:

@@ -105,6 +105,16 @@ def test_cut_off_inside_parenthesis_is_a_warning(run, tmp_path):
     assert out.strip() == lossless_form(text[:cut])
 
 
+def test_python_m_pipeline_is_the_zhushu_command(tmp_path):
+    """`python -m pipeline` runs the CLI: the same conversion, messages and exit codes."""
+    bad = tmp_path / "empty.txt"
+    bad.write_text("", encoding="utf-8")
+    r = subprocess.run([sys.executable, "-m", "pipeline", "convert", str(SEED_004), str(bad), "-o",
+                        str(tmp_path / "out")], capture_output=True, text=True, cwd=ROOT)
+    assert r.returncode == 2 and "empty.txt:1:1: fatal: ZS-SRC-001" in r.stderr
+    assert "004_788d901eea474415.txt → " in r.stderr and (tmp_path / "out" / "004_788d901eea474415.xml").exists()
+
+
 def test_console_script_has_no_traceback(tmp_path):
     exe = os.path.join(os.path.dirname(sys.executable), "zhushu")
     p = tmp_path / "junk.txt"

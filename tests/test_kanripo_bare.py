@@ -288,11 +288,11 @@ def test_not_this_layout_is_refused_unless_asked_for():
         convert_source(src)
     assert e.value.rule == "ZS-CONV-EMPTY" and "no numbered section" in e.value.message
     _, report = convert_source(src, "bare")
-    assert [i.code for i in report.issues] == ["ZS-CONV-EMPTY"]
+    assert [i.rule for i in report.issues] == ["ZS-CONV-EMPTY"]
     notes = "天子之禮(注/云)也。¶\n" * 3
     src = source_from_bytes(("#+TITLE: x\n<pb:KR1d0052_tls_001-1a>¶\n** 1 曲禮上\n\n" + notes).encode(), "y.txt")
     _, report = convert_source(src, "bare")
-    assert "ZS-CONV-EMPTY" in [i.code for i in report.issues]
+    assert "ZS-CONV-EMPTY" in [i.rule for i in report.issues]
     root, report = _convert(FIX / "bare_nonumbers.txt")     # a heading is structure enough
     assert not report.issues
 

@@ -179,7 +179,7 @@ def test_kaozheng_entries_and_judgments_credited(converted):
 def test_report_positions_name_the_files_own_lines(tmp_path):
     from pipeline.convert import convert_file
     _, report = convert_file(str(JUAN))
-    w = next(i for i in report.issues if i.code == "ZS-CONV-SCHOLAR")
+    w = next(i for i in report.issues if i.rule == "ZS-CONV-SCHOLAR")
     # (臣/)¶ on line 23, its name's second part on line 24: where the name starts
     assert (w.line, w.col) == (23, 22)
 
@@ -241,7 +241,7 @@ def test_a_shu_misprinted_zhu_is_read_as_shu_with_its_marker_kept(zhouli):
     assert shu[0].get("target").startswith("#u1.")
     assert xp(shu[0], ".//t:mentioned/text()") == ["聚毒藥"]
     assert not [z for z in xp(root, "//t:note[@type='zhu']") if "釋曰" in text_of(z)]
-    w = [(i.line, i.col) for i in report.issues if i.code == "ZS-CONV-MARKER"]
+    w = [(i.line, i.col) for i in report.issues if i.rule == "ZS-CONV-MARKER"]
     assert w == [(11, 10)]                                     # the file's own line:col of 注
 
 
@@ -286,7 +286,7 @@ def test_a_shu_on_the_pian_title_points_at_the_head(kaogong):
     shu = xp(section, "t:note[@type='shu']")
     assert shu[0].get("target") == "#" + head.get("{http://www.w3.org/XML/1998/namespace}id")
     assert text_of(shu[0]) == "疏釋曰此記人所爲雖不同周禮亦爲序次首末相承"
-    assert shu[0].get("subtype") is None and not [i for i in report.issues if i.code == "ZS-CONV-DETACHED"]
+    assert shu[0].get("subtype") is None and not [i for i in report.issues if i.rule == "ZS-CONV-DETACHED"]
     assert xp(section, "string(t:ab[1]/t:seg[1])") == "國有六職百工與居一焉"
     assert shu[1].get("target") == "#u1.j1"
 

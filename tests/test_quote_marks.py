@@ -29,4 +29,4 @@ def test_corner_quotes_convert_like_curly_quotes(seed):
     want, got = structure(curly), structure(corner)
     assert sum(1 for _, t, _ in want["targets"] if t) > 5          # the seed has anchored 疏
     assert got == want
-    assert not [w for w in report.warnings if w.code.startswith("ZS-CONV-LEMMA")]
+    assert not [w for w in report.warnings if w.rule.startswith("ZS-CONV-LEMMA")]

@@ -88,8 +88,8 @@ def test_lemma_inside_a_piece_gets_anchors():
 def test_unclosed_parenthesis_is_a_warning_and_lossless():
     text = "卷一\n王曰：大哉。（言善也。○哉，音灾"
     root, data, report, src = convert(text, work="周禮注疏")
-    assert [i.code for i in report.warnings if i.code == "ZS-CONV-UNCLOSED"]
-    w = next(i for i in report.warnings if i.code == "ZS-CONV-UNCLOSED")
+    assert [i.rule for i in report.warnings if i.rule == "ZS-CONV-UNCLOSED"]
+    w = next(i for i in report.warnings if i.rule == "ZS-CONV-UNCLOSED")
     assert (w.line, w.col) == (2, 7)
     assert layer_text(root, "all") == lossless_form(src.text)
 
@@ -97,6 +97,6 @@ def test_unclosed_parenthesis_is_a_warning_and_lossless():
 def test_unresolvable_lemma_is_reported_not_dropped():
     text = "卷一\n王曰：大哉。（言善也。）\n[疏]注“不见”至“此文”○释曰：无。\n"
     root, data, report, src = convert(text, work="周禮注疏")
-    assert any(i.code == "ZS-CONV-LEMMA" and i.line == 3 for i in report.warnings)
+    assert any(i.rule == "ZS-CONV-LEMMA" and i.line == 3 for i in report.warnings)
     shu = root.xpath(SHU, namespaces=NS)[0]
     assert shu.get("target") is None and "".join(shu.itertext()).endswith("释曰：无。")

@@ -18,7 +18,7 @@ def test_unknown_scholar_is_declared_and_reported():
     root, report = convert(text)
     people = root.xpath("//t:person/@xml:id", namespaces=NS)
     assert "zhengxuan" in people and "zs.某甲" in people
-    assert any(i.code == "ZS-CONV-SCHOLAR" and "某氏甲" in i.message for i in report.warnings)
+    assert any(i.rule == "ZS-CONV-SCHOLAR" and "某氏甲" in i.message for i in report.warnings)
     ps = root.xpath("//t:note[@subtype='tonglun']/t:p", namespaces=NS)
     assert ps[0].get("resp") == "#zs.某甲"
     assert layer_lines(root, "jing") == ["惟王建国辨方正位"]

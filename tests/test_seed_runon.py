@@ -87,7 +87,7 @@ def test_detached_fragment_of_002(converted):
     first = root.xpath("//t:note[@type='shu']", namespaces=NS)[0]
     assert first.get("subtype") == "detached" and first.get("target") is None
     assert "".join(first.itertext()).startswith("云“出接宾曰摈”者")
-    assert any(i.code == "ZS-CONV-DETACHED" and i.line == 1 for i in report.warnings)
+    assert any(i.rule == "ZS-CONV-DETACHED" and i.line == 1 for i in report.warnings)
 
 
 def test_report_lists_boundaries_with_method_and_confidence(converted, tmp_path):

@@ -6,6 +6,7 @@ import pytest
 from lxml import etree
 
 from pipeline.chars import lossless_form
+from pipeline.constants import CATEGORY_IDS
 from pipeline.convert import convert_file
 from pipeline.textlayers import layer_lines, layer_text
 from pipeline.validate import iter_issues
@@ -70,7 +71,7 @@ def test_every_block_and_quotation_of_003_is_typed_and_attributed(conv):
     assert len(blocks) == sum(1 for n in range(6, 397) if CATEGORY.match(line(n))) + \
         sum(len(re.findall(glued, re.sub(r"〈[^〉]*〉", "", line(n)))) for n in range(6, 397))
     people = set(root.xpath("//t:person/@xml:id", namespaces=NS))
-    categories = {"zhengyi", "bianzheng", "tonglun", "yulun", "cunyi", "cunyi2", "zonglun"}
+    categories = set(CATEGORY_IDS)
     for b in blocks:
         assert b.get("type") == "an" or b.get("subtype") in categories
         assert b.get("target"), etree.tostring(b, encoding=str)[:120]
@@ -172,13 +173,13 @@ def test_anomaly_report_of_001(conv):
     report = conv["001"][2]
     text = "\n".join(i.message + f" @{i.line}" for i in report.warnings)
     assert "16 original lines (118–133) are followed by 14 translated lines (134–147)" in text
-    copy = [i for i in report.warnings if i.code == "ZS-CONV-TR-COPY"]
+    copy = [i for i in report.warnings if i.rule == "ZS-CONV-TR-COPY"]
     assert any("76–91" in i.message and "60–75" in i.message for i in copy)
-    assert any(i.code == "ZS-CONV-FURNITURE" and "172" in i.message and "182–186" in i.message
+    assert any(i.rule == "ZS-CONV-FURNITURE" and "172" in i.message and "182–186" in i.message
                for i in report.warnings)
-    assert any(i.code == "ZS-CONV-PAGE-EDGE" and i.line == 18 and "line 11" in i.message
+    assert any(i.rule == "ZS-CONV-PAGE-EDGE" and i.line == 18 and "line 11" in i.message
                for i in report.warnings)
-    assert any(i.code == "ZS-CONV-PAGE-EDGE" and i.line == 32 for i in report.warnings)
+    assert any(i.rule == "ZS-CONV-PAGE-EDGE" and i.line == 32 for i in report.warnings)
 
 
 def test_copies_are_marked_not_dropped(conv):

@@ -4,16 +4,14 @@ squeeze skips the substitution for a text of letters only, and removes the punct
 one by str.replace; the 疏 paragraphs are scanned for
 sub-lemma quotes once, and the segmenter's 經 / 注 phrases are read off that scan; the 義疏
 sniff counts its labels over the lines the reader reads, and the reader cuts at the glued labels
-the sniff found; the persons of the 義疏 quotations are gathered by C-level maps; the Viterbi
-step reads a table by label; the stray-delimiter pass tests a one-run quotation in its loop.
+the sniff found; the Viterbi step reads a table by label.
 """
 import random
-import re
 
 from test_matching import random_texts
 
 from pipeline.chars import Q_CLOSE, Q_OPEN, QUOTE_MARKS
-from pipeline.model import XIAOZHU, Div, Document, Meta, Para, Pos, Quote, SmallNote, YishuBlock
+from pipeline.model import Para, Pos
 from pipeline.readers import sniffing
 from pipeline.readers.yishu import reader as yishu
 from pipeline.readers.yishu import smallnotes
@@ -21,8 +19,6 @@ from pipeline.readers.yishu.attribution import ATTRIBUTION
 from pipeline.readers.zhushu.anchoring import _SKIP, _SKIP_RUN, _SUB, squeeze, sub_quotes
 from pipeline.readers.zhushu.segment import _INTO, _TRANS, _is_phrase
 from pipeline.readers.zhushu.shu import SubQuotes
-from pipeline.report import Report
-from pipeline.strays import drop
 
 
 def test_no_skipped_character_is_a_letter():
@@ -77,32 +73,6 @@ def test_yishu_sniff_counts_as_its_own_split():
         t = "".join(rnd.choice(pieces) for _ in range(rnd.randint(0, 30)))
         assert yishu.sniff(t) == _sniff_plain(t), repr(t)
         assert len(sniffing.nonblank_lines(t)) == sum(1 for l in t.split("\n") if l.strip())
-
-
-def _parts_plain(parts, pos, report):
-    out = []
-    for p in parts:
-        if isinstance(p, SmallNote):
-            pass
-        elif re.search("[（）()［］\\[\\]【】〈〉○]", p):
-            p = re.sub("[（）()［］\\[\\]【】〈〉○]", "", p)
-        if p != "":
-            out.append(p)
-    return out
-
-
-def test_stray_quotations_tested_in_the_loop_as_by_parts():
-    """strays.drop tests a one-run quotation itself and hands the others to its parts pass."""
-    rnd = random.Random(27)
-    texts = random_texts(28, "甲（）○【", 4, 3000)
-    for k in range(0, len(texts), 3):
-        partss = [[t] for t in texts[k:k + 2]] + \
-                 [[texts[k + 2], SmallNote(XIAOZHU, "乙", Pos(1, 1))] if rnd.random() < 0.5 else []]
-        quotes = [Quote("", "", list(parts), Pos(1, 1)) for parts in partss]
-        doc = Document(Meta("x.txt", "0" * 64, "yishu"),
-                       [Div("juan", None, blocks=[YishuBlock("zhengyi", "", quotes, Pos(1, 1))])])
-        drop(doc, Report("x"))
-        assert [q.parts for q in quotes] == [_parts_plain(p, Pos(1, 1), None) for p in partss]
 
 
 def test_viterbi_steps_read_the_transition_table():

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 
-from pipeline.chars import WHITESPACE
+from pipeline.chars import WHITESPACE_CHARS as _WS
 from pipeline.model import JING, MARK, Div, Head, Piece, Pos, Unit
 from pipeline.readers import sniffing
 from pipeline.readers.common import Builder
@@ -34,7 +34,6 @@ from pipeline.sources.mandoku import Line
 NAME = "bare"
 DESCRIPTION = "the 經 alone, punctuated, in numbered sections (N.M) under `** N` 篇 headings (Kanripo tls)"
 
-_WS = "".join(WHITESPACE)
 _SP = f"[{re.escape(_WS)}]"
 # `** 1 天官冢宰` (org heading; in a plain e-text the stars may be left out): the number, then
 # a short name with no punctuation.

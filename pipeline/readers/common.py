@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from operator import attrgetter
 from typing import Callable
 
 from pipeline import persons
-from pipeline.chars import NUMERALS, Q_CLOSE, Q_OPEN, QUOTE_MARKS, WHITESPACE
-from pipeline.model import (Div, Document, Fw, Head, Judgment, KaozhengEntry, Meta, Pos, Prose, Shu,
-                            SmallNote, Translation, Unit, YishuBlock, assign_ids)
+from pipeline.chars import NUMERALS, Q_CLOSE, Q_OPEN, QUOTE_MARKS, WHITESPACE_CHARS as _WS
+from pipeline.model import (Div, Document, Fw, Head, Meta, Pos, Shu, Translation, Unit, assign_ids,
+                            persons_pointed_at)
 from pipeline.readers import pian
 from pipeline.readers.zhushu.anchoring import resolve_group
 from pipeline.readers.zhushu.shu import (MARK, looks_like_shu, mark_text, opens_body, parse_block,
@@ -25,7 +24,6 @@ from pipeline.sources.decoding import Source
 from pipeline.sources.located import Located
 
 JUAN_LINE = re.compile(rf"^(?P<work>\S*?)卷(?:第)?(?P<n>[{NUMERALS}]+)(?:之[{NUMERALS}]+)?[上中下]?$")
-_WS = "".join(WHITESPACE)
 # A chapter title standing alone: 祭法第二十三, 檀弓上第三, 聘礼第八之四.
 CHAPTER = re.compile(rf"^[^\s　，。、【】（）()“”]{{1,10}}第[{NUMERALS}]+(?:之[{NUMERALS}]+)?$")
 # A line holding nothing but a 出文 lemma (注“X”至“Y”。): its 疏 continues on the next line.
@@ -326,12 +324,9 @@ class Builder:
         meta.classification, meta.declared = self.classification, self.declared
         meta.delimiters, meta.edition, meta.events = self.src.delimiters, self.src.kanripo, self.src.events
         doc = Document(meta, self.divs)
-        meta.persons = _persons(doc)
+        meta.persons = persons_pointed_at(doc)
         assign_ids(doc)
         return doc
-
-
-_RESP, _PARTS = attrgetter("resp"), attrgetter("parts")
 
 
 def structure_missing(doc: Document) -> str | None:
@@ -357,24 +352,3 @@ def _juan_of(head: str, work: str) -> str:
     if work and head.startswith(work):
         return head[len(work):]
     return head[head.index("卷"):] if "卷" in head[1:] else head
-
-
-def _persons(doc: Document) -> list[str]:
-    """The ids @resp points at, sorted: the commentators of pieces and 疏, the scholars of the
-    義疏 quotations, and the authors of small notes (a quoted 疏) wherever they stand — in a
-    quotation or in a translation line."""
-    used = set()
-    for b in doc.blocks():
-        if isinstance(b, Unit):
-            used.update(p.resp for p in b.pieces)
-        elif isinstance(b, Shu):
-            used.add(b.resp)
-        elif isinstance(b, YishuBlock):
-            for q in b.quotes:
-                used.add(q.resp)
-                used.update(p.resp for p in q.parts if isinstance(p, SmallNote))
-        elif isinstance(b, (Translation, Prose)):
-            used.update(p.resp for p in b.parts if isinstance(p, SmallNote))
-        elif isinstance(b, KaozhengEntry):
-            used.update(p.resp for p in b.parts if isinstance(p, Judgment))
-    return sorted(r for r in used if r)

@@ -46,10 +46,11 @@ from collections import Counter
 from dataclasses import dataclass
 
 from pipeline import persons
-from pipeline.chars import NUMERALS, WHITESPACE
+from pipeline.chars import NUMERALS, WHITESPACE_CHARS as _WS
+from pipeline.constants import SIKU_HEADERS as HEADERS
 from pipeline.model import (AN, FORENAME, HAO, NATIVE, SHU, SURNAME, XIAOZHU, YINYI, ZI, Div,
-                            Document, Fw, Head, Judgment, KaozhengEntry, Meta, NameEntry, NamePart,
-                            Pos, Prose, SmallNote, assign_ids)
+                            Document, Fw, Head, Meta, NameEntry, NamePart, Pos, Prose, SmallNote,
+                            assign_ids, persons_pointed_at)
 from pipeline.readers import kaozheng
 from pipeline.report import Report
 from pipeline.sources.decoding import Source
@@ -70,8 +71,6 @@ TABLES = frozenset((MULU, XINGSHI))
 FW, HEADING, SECTION, TAIL, RESP, CLOSING, PROSE, ROW, ENTRY, KZ = (
     "fw", "heading", "section", "tail", "resp", "closing", "prose", "row", "entry", "kz")
 
-_WS = "".join(WHITESPACE)
-HEADERS = ("欽定四庫全書", "钦定四库全书")
 _BU = re.compile(rf"^[經史子集]部[{NUMERALS}]+$")                       # 經部四
 _LEI = re.compile(rf"^\S{{1,4}}類[{NUMERALS}]+$")                        # 禮類一
 _SHU_NOTE = re.compile(r"^\S{1,6}之屬$")                             # (周禮之屬)
@@ -857,7 +856,7 @@ class _Builder:
         meta.declared = self.declared
         meta.delimiters, meta.edition, meta.events = src.delimiters, src.kanripo, src.events
         doc = Document(meta, body, self.front, self.back)
-        meta.persons = _persons(doc)
+        meta.persons = persons_pointed_at(doc)
         assign_ids(doc)
         return doc
 
@@ -867,17 +866,3 @@ def _registered(e: Entry) -> str | None:
     """The registry's id for a listed scholar, by his surname and given or courtesy name."""
     return (persons.lookup(e.surname, e.given) if e.given else None) or \
         (persons.lookup(e.surname, e.courtesy) if e.courtesy else None)
-
-
-def _persons(doc: Document) -> list[str]:
-    """The ids @resp and @ref point at: the 臣 of the 考證, the authors of the 原目's notes,
-    the registered scholars of the 引用姓氏."""
-    used = set()
-    for b in doc.blocks():
-        if isinstance(b, KaozhengEntry):
-            used.update(p.resp for p in b.parts if isinstance(p, Judgment))
-        elif isinstance(b, Prose):
-            used.update(p.resp for p in b.parts if isinstance(p, SmallNote))
-        elif isinstance(b, NameEntry):
-            used.add(b.resp)
-    return sorted(r for r in used if r)

@@ -9,10 +9,10 @@ import os
 from lxml import etree
 
 from pipeline import files, resources
+from pipeline.constants import TEI_NS
 from pipeline.render import site
 from pipeline.render.xslt import Renderer, load_tei, output_names, write_text
 
-TEI_NS = "http://www.tei-c.org/ns/1.0"
 _T = "{%s}" % TEI_NS
 INDEX = site.INDEX
 

@@ -11,10 +11,10 @@ from urllib.parse import quote
 
 from lxml import etree
 
-TEI_NS = "http://www.tei-c.org/ns/1.0"
+from pipeline.constants import TEI_NS, XML_ID
+
 _T = "{%s}" % TEI_NS
 _NS = {"t": TEI_NS}
-XML_ID = "{http://www.w3.org/XML/1998/namespace}id"
 INDEX = "index.html"
 PERSONS = "persons.html"
 

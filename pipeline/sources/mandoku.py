@@ -26,7 +26,7 @@ import re
 from dataclasses import dataclass, field
 from operator import attrgetter, itemgetter
 
-from pipeline.chars import WHITESPACE
+from pipeline.chars import WHITESPACE_CHARS as _WS
 from pipeline.errors import PipelineError
 
 PB = re.compile(r"<pb:(?P<work>[A-Za-z0-9]+)_(?P<ed>[A-Za-z]+)_(?P<juan>\d+)-(?P<leaf>\d+)(?P<side>[a-z])>")
@@ -43,7 +43,6 @@ DELIMITERS = frozenset((NOTE_OPEN, NOTE_CLOSE))
 # Gaiji with no character of their own are written with one of these (Kanripo's own private
 # characters are in plane 15): U+100000 + the id's number.
 GAIJI_BASE = 0x100000
-_WS = "".join(WHITESPACE)
 # A note as Line.cells counts it: from its ( to the next ) or the end of the line
 _CELL_NOTE = re.compile(r"\([^)]*\)?")
 

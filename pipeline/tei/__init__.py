@@ -13,6 +13,7 @@ from lxml import etree
 
 from pipeline import __version__, persons
 from pipeline.chars import SUSPECT, UNICODE_VERSION, glyph_kind, stood_in
+from pipeline.constants import TEI as T, TEI_NS, XML_ID, XML_LANG, YISHU_CATEGORIES
 from pipeline.model import (AN, FORENAME, HAO, JING, MARK, NATIVE, QUE, SHU, SURNAME, TEXTUAL,
                             TRANSLATION, XIAOZHU, YINYI, YISHU, ZHU, ZI, Div, Document, Fw,
                             Judgment, KaozhengEntry, Meta, NameEntry, NamePart, Piece, Prose, Shu,
@@ -20,11 +21,6 @@ from pipeline.model import (AN, FORENAME, HAO, JING, MARK, NATIVE, QUE, SHU, SUR
 from pipeline.report import Report
 from pipeline.sources.kanripo import GAIJI_IMAGES
 
-TEI_NS = "http://www.tei-c.org/ns/1.0"
-XML_NS = "http://www.w3.org/XML/1998/namespace"
-XML_ID = f"{{{XML_NS}}}id"
-XML_LANG = f"{{{XML_NS}}}lang"
-T = f"{{{TEI_NS}}}"
 
 # The note taxonomy declared in every header; @type/@subtype in the body come only from here.
 TAXONOMY = (
@@ -41,13 +37,7 @@ TAXONOMY = (
     ("quoted", "a quotation of the 疏 in a small note, credited to its author"),
     (XIAOZHU, "any other note in small characters"),
     (YISHU, "義疏 — a block of the Qing 欽定三禮義疏 on one 經 passage"),
-    ("zhengyi", "正義 — the accepted explanation"),
-    ("bianzheng", "辨正 — corrections"),
-    ("tonglun", "通論 — general discussion"),
-    ("yulun", "餘論 — further remarks"),
-    ("cunyi", "存疑 — doubtful views kept"),
-    ("cunyi2", "存異 — divergent views kept"),
-    ("zonglun", "總論 — summary discussion"),
+    *((cid, f"{label} — {what}") for cid, label, what in YISHU_CATEGORIES),
     (AN, "案 — the compilers' own judgment"),
     (TRANSLATION, "a modern Chinese translation interleaved with the original"),
     ("copy", "a 'translation' that is a near-copy of its original"),

@@ -3,7 +3,8 @@ schema in schema/ and by what the schema cannot state (document.py, by_type.py),
 the rules (rules.py; spans.py gives the text a 疏 covers); reports.py writes the issues in the
 forms CI systems show.
 
-`iter_issues(path)` is the core; the exit code, the reporters and `is_valid` are built on it.
+`iter_issues(path)` is the core; the reporters, `is_valid` and the exit status (issues.exit_status)
+are built on it.
 """
 from __future__ import annotations
 
@@ -11,28 +12,16 @@ import bisect
 import functools
 import os
 import re
-from dataclasses import dataclass
 from typing import Iterator
 
 from lxml import etree
 
 from pipeline import files, resources
-from pipeline.errors import EXIT_INVALID, EXIT_OK, EXIT_UNUSABLE, PipelineError, located, one_line
+from pipeline.constants import TEI, XML
+from pipeline.errors import PipelineError, one_line
+from pipeline.issues import Issue
 from pipeline.limits import MAX_ISSUES_PER_FILE, Limits
 from pipeline.validate import xmlsafe
-
-
-@dataclass(slots=True, frozen=True)
-class Issue:
-    file: str
-    line: int           # 0: no position (the file as a whole)
-    col: int
-    level: str          # error | warning | fatal (the file is unusable)
-    rule: str
-    message: str
-
-    def __str__(self) -> str:
-        return located(self.file, self.line, self.col, self.level, self.rule, self.message)
 
 
 @functools.cache
@@ -42,8 +31,6 @@ def schema():
 
 
 _XSI = b"http://www.w3.org/2001/XMLSchema-instance"
-_TEI_NS = "{http://www.tei-c.org/ns/1.0}"
-_XML_NS = "{http://www.w3.org/XML/1998/namespace}"
 
 
 def structure(tree, data: bytes | None = None) -> Iterator[tuple]:
@@ -59,7 +46,7 @@ def structure(tree, data: bytes | None = None) -> Iterator[tuple]:
     if not xsd.validate(tree):
         for err in xsd.error_log:
             # libxml2 names elements {namespace}name: TEI's names read better bare
-            msg = err.message.replace(_TEI_NS, "").replace(_XML_NS, "xml:")
+            msg = err.message.replace(TEI, "").replace(XML, "xml:")
             yield None, err.line, msg
     from pipeline.validate import document
     for el, message in document.check_document(tree.getroot()):
@@ -199,14 +186,6 @@ def _size(path: str) -> int:
         return os.path.getsize(path)
     except OSError:
         return 0                    # reported by the worker (ZS-XML-000)
-
-
-def exit_code(issues: list[Issue], strict: bool = False) -> int:
-    if any(i.level == "fatal" for i in issues):
-        return EXIT_UNUSABLE
-    if any(i.level == "error" or (strict and i.level == "warning") for i in issues):
-        return EXIT_INVALID
-    return EXIT_OK
 
 
 def is_valid(path: str) -> bool:

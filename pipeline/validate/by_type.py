@@ -6,9 +6,8 @@ ZS-SCHEMA-001.
 """
 from __future__ import annotations
 
-TEI = "{http://www.tei-c.org/ns/1.0}"
-XML_ID = "{http://www.w3.org/XML/1998/namespace}id"
-XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
+from pipeline.constants import CATEGORY_IDS, TEI, XML_ID, XML_LANG
+
 _NOTE, _SEG, _P, _MENTIONED, _TERM, _LABEL = (f"{TEI}note", f"{TEI}seg", f"{TEI}p", f"{TEI}mentioned",
                                               f"{TEI}term", f"{TEI}label")
 ANCHOR = f"{TEI}anchor"
@@ -25,12 +24,11 @@ _PERSNAME, _HEAD, _LIST, _REF = f"{TEI}persName", f"{TEI}head", f"{TEI}list", f"
 # A Kanripo source's pages, printed lines and row ends (the schema's group "events")
 _EVENTS = frozenset((f"{TEI}pb", f"{TEI}lb", f"{TEI}milestone"))
 _SHU_SUBTYPES = (None, "detached")
-_YISHU_SUBTYPES = frozenset(("zhengyi", "bianzheng", "tonglun", "yulun", "cunyi", "cunyi2", "zonglun",
-                             "detached"))
+_YISHU_SUBTYPES = frozenset((*CATEGORY_IDS, "detached"))
 # the names the layers use, which a later layer's note may not take as its @type
 _RESERVED = frozenset(("jing", "zhu", "yinyi", "shu", "que", "detached", "chuwen", "mark", "sublemma",
-                       "textual", "an", "xiaozhu", "quoted", "yishu", "zhengyi", "bianzheng", "tonglun",
-                       "yulun", "cunyi", "cunyi2", "zonglun", "copy", "category", "kaozheng", "lemma"))
+                       "textual", "an", "xiaozhu", "quoted", "yishu", *CATEGORY_IDS, "copy", "category",
+                       "kaozheng", "lemma"))
 _PLAIN_SMALL = frozenset(("textual", "an", "xiaozhu", "shu"))
 _CIT, _QUOTE, _GAP, _CORRESP = f"{TEI}cit", f"{TEI}quote", f"{TEI}gap", "corresp"
 _NOT_ON_SMALL = ("target", _CORRESP, XML_LANG)          # what a small or plain note may not have

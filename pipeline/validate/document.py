@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import re
 
-from pipeline.validate.by_type import TEI, XML_ID, XML_LANG, check_div
+from pipeline.constants import TEI, XML_ID, XML_LANG
+from pipeline.validate.by_type import check_div
 
 _NOTE, _PERSNAME, _DIV, _BACK = f"{TEI}note", f"{TEI}persName", f"{TEI}div", f"{TEI}back"
 _GLYPH_ID = re.compile(r"zs-g[0-9A-F]{4,6}\Z")

@@ -8,7 +8,7 @@ import json
 from collections import defaultdict
 from xml.sax.saxutils import escape, quoteattr
 
-from pipeline.validate import Issue
+from pipeline.issues import Issue
 
 FORMATS = ("text", "json", "github", "junit")
 

@@ -14,12 +14,10 @@ from typing import Iterator
 from lxml import etree
 
 from pipeline.chars import PUNCTUATION, UNUSUAL, WHITESPACE, glyph_kind
+from pipeline.constants import TEI, XML_ID
 from pipeline.readers.zhushu.anchoring import ABBREVIATED, agrees, matches, squeeze
 from pipeline.validate.spans import Spans
 
-TEI = "{http://www.tei-c.org/ns/1.0}"
-XML_ID = "{http://www.w3.org/XML/1998/namespace}id"
-XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
 POINTERS = ("target", "targetEnd", "corresp", "ref", "resp", "facs")
 _POINTER_SET = frozenset(POINTERS)
 

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-TEI = "{http://www.tei-c.org/ns/1.0}"
+from pipeline.constants import TEI
+
 _AB, _SEG, _NOTE, _ANCHOR = f"{TEI}ab", f"{TEI}seg", f"{TEI}note", f"{TEI}anchor"
 LAYERS = ("jing", "zhu")
 

@@ -21,10 +21,10 @@ import re
 from lxml import etree
 
 from pipeline import files
+from pipeline.constants import TEI_NS
 from pipeline.errors import PipelineError, one_line
 from pipeline.limits import LIBXML2_MAX_TEXT, Limits
 
-TEI_NS = "http://www.tei-c.org/ns/1.0"
 ALLOWED_PI = "xml-model"
 
 

@@ -22,8 +22,9 @@ import functools
 import re
 
 from pipeline import persons
-from pipeline.chars import NUMERALS, WHITESPACE
-from pipeline.model import (AN, CATEGORIES, JING, Div, Fw, Piece, Pos, Quote, SmallNote,
+from pipeline.chars import NUMERALS, WHITESPACE_CHARS as _WS
+from pipeline.constants import CATEGORIES, SIKU_HEADER
+from pipeline.model import (AN, JING, Div, Fw, Piece, Pos, Quote, SmallNote,
                             Translation, Unit, YishuBlock)
 from pipeline.readers import pian, sniffing
 from pipeline.readers.common import CHAPTER, Builder
@@ -45,12 +46,11 @@ GLUED_AN = re.compile(r"(?P<an>案|按)(?<=[」”][案按])(?P<punct>[：:]?)")
 CLOSING = re.compile(r"^右[^\s，。：]{1,24}$")
 GLUED_CLOSING = re.compile(r"(?<![左之])右记[^右左〈〉【】]{1,16}$")      # unpunctuated texts
 # (one 卷 of 欽定禮記義疏 prints 欽定四庫全書卷: the 卷 slipped in from the title below)
-HEADER = re.compile(r"^(?:钦定四库全书|欽定四庫全書)卷?$")
+HEADER = re.compile(rf"^(?:{SIKU_HEADER})卷?$")
 SOURCE = re.compile(r"中华文库|中華文庫|_\(.*\)/卷")
 CATALOGUE = re.compile(r"^<(?P<cls>[^<>]*?)(?:,[^,<>]*)?[>》]*>$")
 _CONTINUES = set("之也者矣焉乎哉而")
 _FINAL = set("。？！」”』】）)")
-_WS = "".join(WHITESPACE)
 
 
 def sniff(text: str) -> tuple[float, str]:

@@ -37,10 +37,8 @@ def squeeze(s: str) -> str:
 
 
 def squeezed(p: Piece) -> str:
-    """squeeze(p.text), computed once per piece."""
-    if p.squeezed is None:
-        p.squeezed = squeeze(p.text)
-    return p.squeezed
+    """squeeze(p.text)."""
+    return squeeze(p.text)
 
 
 @dataclass(slots=True)
@@ -188,22 +186,15 @@ def _fuzzy_over_placeholders(hay: str, quote: str, lo: int, hi: int,
 
 
 _WILD = ""                                 # _char_masks' key for the placeholders' mask
-_MASKS: dict[str, dict[str, int]] = {}     # the texts searched lately → their masks
 
 
 def _char_masks(hay: str) -> dict[str, int]:
     """Bit masks of where characters occur in `hay` (filled in as they are asked for), starting
-    with the placeholders'. A group's lemmas and sub-lemmas search the same two streams one
-    after another, so the last few are kept."""
-    masks = _MASKS.get(hay)
-    if masks is None:
-        if len(_MASKS) >= 8:
-            _MASKS.clear()
-        wild = 0
-        for ph in PLACEHOLDERS:
-            wild |= _positions_mask(hay, ph)
-        masks = _MASKS[hay] = {_WILD: wild}
-    return masks
+    with the placeholders'."""
+    wild = 0
+    for ph in PLACEHOLDERS:
+        wild |= _positions_mask(hay, ph)
+    return {_WILD: wild}
 
 
 def _positions_mask(hay: str, c: str) -> int:
@@ -575,11 +566,9 @@ class SubQuote:
 
 
 def sub_quotes(para: Para) -> list[SubQuote]:
-    """The paragraph's quotes that have a 者 or a second quote (others quote some other text),
-    found once: the segmenter takes 經 and 注 phrases from them, the resolver points them."""
-    if para.quotes is None:
-        para.quotes = [_sub_quote(m) for m in _SUB.finditer(para.text) if m.group("zhe") or m.group("q2")]
-    return para.quotes
+    """The paragraph's quotes that have a 者 or a second quote (others quote some other text):
+    the segmenter takes 經 and 注 phrases from them, the resolver points them."""
+    return [_sub_quote(m) for m in _SUB.finditer(para.text) if m.group("zhe") or m.group("q2")]
 
 
 def _sub_quote(m: re.Match) -> SubQuote:
@@ -603,7 +592,7 @@ def _sublemmas(shu: Shu, stream, report: Report) -> None:
     paras: list[Para] = []
     for para in shu.paras:
         cuts: list[tuple[SubQuote, Span]] = []
-        quotes, para.quotes = sub_quotes(para), None     # not needed past here: let it go
+        quotes = sub_quotes(para)
         for sq in quotes:
             span = _sub_span(para, sq, passes, lo, stream)
             if span is not None:

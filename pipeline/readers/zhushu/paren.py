@@ -20,7 +20,7 @@ import re
 from collections import Counter
 
 from pipeline import persons
-from pipeline.chars import NUMERALS, WHITESPACE
+from pipeline.chars import NUMERALS, WHITESPACE_CHARS as _WS
 from pipeline.model import MARK, XIAOZHU, YINYI, Div, Fw, Head, Piece, Pos, Prose, SmallNote, Unit
 from pipeline.readers import common, sniffing
 from pipeline.readers.common import Builder, RawLine
@@ -123,7 +123,6 @@ def read(src: Source, report: Report):
 
 
 # -- Kanripo's 四部叢刊 editions (mandoku) -----------------------------------------------------------
-_WS = "".join(WHITESPACE)
 _NOTE = re.compile(r"\([^()]*\)")
 # A note that follows a marker belongs to the 注疏 layouts (音義(…), 疏(…)), not to this one.
 _MARKERS = ("音義", "音义", "疏", "䟽")

@@ -15,7 +15,8 @@ from __future__ import annotations
 import re
 
 from pipeline import persons
-from pipeline.chars import WHITESPACE
+from pipeline.chars import WHITESPACE, WHITESPACE_CHARS as _WS
+from pipeline.constants import SIKU_HEADER
 from pipeline.model import MARK, XIAOZHU, YINYI, Fw, Pos, Prose, SmallNote, Unit
 from pipeline.readers import common, kaozheng, pian
 from pipeline.readers.common import CHAPTER, Builder, RawLine, juan_line, located
@@ -33,7 +34,7 @@ DESCRIPTION = "四庫全書 注疏, unpunctuated: bare 注 before each 注, 音�
 # The test of real structure (convert refuses a text this layout reads as next to none).
 structure_missing = common.structure_missing
 
-HEADER = re.compile(r"^(?:钦定四库全书|欽定四庫全書)$")
+HEADER = re.compile(rf"^(?:{SIKU_HEADER})$")
 _ROLE = r"[^\s　]{1,10}(?:注|註|疏|䟽|音义|音義|释文|釋文)"
 RESPONSIBILITY = re.compile(rf"^{_ROLE}(?:[\s　]+{_ROLE})+$")
 # The small-character notes after their markers: 【…】 in plain e-texts, (…) in Kanripo's; the
@@ -53,14 +54,13 @@ _GAP = re.compile(rf"\)[{''.join(sorted(WHITESPACE))}]*\(")
 # A title's notes: where the title ends, and each note on it with its marker.
 _NOTE_START = re.compile(r"(?:音義|音义|疏|䟽)?\(")
 _TITLE_NOTE = re.compile(r"(音義|音义|疏|䟽)?\(([^()]*)\)")
-_WS = "".join(WHITESPACE)
 
 
 def sniff(text: str) -> tuple[float, str]:
     head = text[:2000]
     shu = len(_SHU.findall(text))
     yinyi = len(_YINYI.findall(text))
-    siku = bool(re.search(r"钦定四库全书|欽定四庫全書", head))
+    siku = bool(re.search(SIKU_HEADER, head))
     punct = text.count("，") + text.count("。")
     if not shu or punct > len(text) // 200:
         return 0.0, f"{shu} 疏【…】, {punct} punctuation marks"

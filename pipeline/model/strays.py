@@ -7,60 +7,57 @@ from __future__ import annotations
 import re
 
 from pipeline.chars import DELIMITERS
-from pipeline.model import (Document, Fw, Judgment, KaozhengEntry, Para, Piece, Pos, Prose, Shu,
-                            SmallNote, Translation, Unit, YishuBlock)
+from pipeline.model.nodes import (Document, Fw, Head, Judgment, KaozhengEntry, Para, Piece, Pos,
+                                  Prose, Quote, Shu, SmallNote, Translation, Unit, YishuBlock)
+from pipeline.model.walk import walk
 from pipeline.report import Report
 
 
 def drop(doc: Document, report: Report) -> None:
     """Drop the delimiters of the document's source (doc.meta.delimiters) that no reader
     consumed, each reported."""
-    _Strays(doc.meta.delimiters or DELIMITERS, report).drop(doc)
+    strays = _Strays(doc.meta.delimiters or DELIMITERS, report)
+    for node in walk(doc):
+        clean = strays.BY_TYPE.get(type(node))
+        if clean is not None:
+            clean(strays, node)
 
 
 class _Strays:
+    """Each node's texts cleaned in the order printed: a unit's pieces with the unit, a list of
+    parts whole, with the notes and judgments in it (the walk's own visits of those are passed
+    over), so that the report lists the strays in print order."""
+
     def __init__(self, delimiters: frozenset, report: Report):
         self.delim = re.compile("[" + re.escape("".join(sorted(delimiters))) + "]")
         self.report = report
 
-    def drop(self, doc: Document) -> None:
-        # Strays are rare: each text is tested here, in the loop, and only one that holds a
-        # delimiter goes to a method (a call per piece of text was most of this pass).
-        stray = self.delim.search
-        for d in doc.all_divs():
-            for h in [d.head, *d.trailers, *d.front]:
-                if h is not None:
-                    h.text = self.clean(h.text, h.pos)[0]
-        for b in doc.blocks():
-            if isinstance(b, Unit):
-                for p in b.pieces:
-                    if stray(p.text) is not None:
-                        self.piece(p) if isinstance(p, Piece) else self.note(p)
-            elif isinstance(b, Shu):
-                for para in b.paras:
-                    if stray(para.text) is not None:
-                        self.para(para)
-                if b.chuwen is not None:
-                    for t in b.chuwen.tokens:
-                        if stray(t.text) is not None:
-                            t.text = self.clean(t.text, b.chuwen.pos)[0]
-            elif isinstance(b, YishuBlock):
-                if stray(b.label) is not None:
-                    b.label = self.clean(b.label, b.pos)[0]
-                for q in b.quotes:
-                    parts = q.parts    # the usual quotation, one clean run of text, tested here
-                    if len(parts) != 1 or type(parts[0]) is not str or not parts[0] or \
-                            stray(parts[0]) is not None:
-                        q.parts = self.parts(parts, q.pos)
-            elif isinstance(b, Translation):
-                b.parts = self.parts(b.parts, b.pos)
-            elif isinstance(b, Fw):
-                b.text = self.clean(b.text, b.pos)[0]
-            elif isinstance(b, Prose):
-                b.parts = self.parts(b.parts, b.pos)
-            elif isinstance(b, KaozhengEntry):
-                b.lemma = self.clean(b.lemma, b.pos)[0]
-                b.parts = self.parts(b.parts, b.pos)
+    def text_of(self, node: Head | Fw) -> None:
+        node.text = self.clean(node.text, node.pos)[0]
+
+    def unit(self, u: Unit) -> None:
+        for p in u.pieces:
+            self.piece(p) if isinstance(p, Piece) else self.note(p)
+
+    def shu(self, s: Shu) -> None:
+        for para in s.paras:
+            self.para(para)
+        if s.chuwen is not None:
+            for t in s.chuwen.tokens:
+                t.text = self.clean(t.text, s.chuwen.pos)[0]
+
+    def yishu(self, b: YishuBlock) -> None:
+        b.label = self.clean(b.label, b.pos)[0]
+
+    def parts_of(self, node: Quote | Translation | Prose) -> None:
+        node.parts = self.parts(node.parts, node.pos)
+
+    def kaozheng_entry(self, k: KaozhengEntry) -> None:
+        k.lemma = self.clean(k.lemma, k.pos)[0]
+        k.parts = self.parts(k.parts, k.pos)
+
+    BY_TYPE = {Head: text_of, Fw: text_of, Unit: unit, Shu: shu, YishuBlock: yishu, Quote: parts_of,
+               Translation: parts_of, Prose: parts_of, KaozhengEntry: kaozheng_entry}
 
     def parts(self, parts: list, pos: Pos) -> list:
         out = []
@@ -93,16 +90,17 @@ class _Strays:
 
     def piece(self, p: Piece) -> None:
         p.text, gone = self.clean(p.text, p.pos)
+        if not gone:
+            return
         for a in p.anchors:
             a.offset = _shift(a.offset, gone)
         if p.tokens is not None:
             for t in p.tokens:
                 t.text = self.delim.sub("", t.text)
-        p.squeezed = None
 
     def para(self, para: Para) -> None:
         para.text, gone = self.clean(para.text, para.pos)
-        if para.sub is not None:
+        if gone and para.sub is not None:
             para.sub.quotes = [(_shift(a, gone), _shift(b, gone)) for a, b in para.sub.quotes]
 
 

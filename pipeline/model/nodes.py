@@ -1,15 +1,12 @@
-"""The document model: plain data, shared by every reader and the TEI writer.
-
-Readers build it; `assign_ids` numbers it; the TEI writer turns it into XML. No I/O here, and no
-knowledge of TEI. Every node keeps the source position of its first character, so reports can
-point at the input. Pointers between nodes are object references; ids are given once, at the end.
-"""
+"""The nodes of the document model: plain data, with no I/O, no knowledge of TEI and no
+caches. Every node keeps the source position of its first character, so reports can point at
+the input. Pointers between nodes are object references; ids are given once, at the end
+(pipeline/model/passes.py)."""
 from __future__ import annotations
 
 import bisect
 import operator
 from dataclasses import dataclass, field
-from itertools import chain
 from typing import Union
 
 # The layers a piece of text can belong to. The same names are used in TEI @type, in the HTML
@@ -19,19 +16,10 @@ MARK = "mark"           # a printed marker inside a unit (the bare 注 or 音义
 TEXTUAL, AN, XIAOZHU = "textual", "an", "xiaozhu"   # kinds of small notes (see SmallNote)
 YISHU, TRANSLATION = "yishu", "translation"
 
-# The 義疏 categories: label as printed (simplified or traditional) → category id.
-CATEGORIES = {
-    "正义": "zhengyi", "正義": "zhengyi", "辨正": "bianzheng", "通论": "tonglun", "通論": "tonglun",
-    "馀论": "yulun", "余论": "yulun", "餘論": "yulun", "存疑": "cunyi", "存异": "cunyi2",
-    "存異": "cunyi2", "总论": "zonglun", "總論": "zonglun",
-}
 
-
-@dataclass(slots=True)
+@dataclass(slots=True, frozen=True)
 class Pos:
-    """line:col of a character in the source, 1-based. Never changed once made, but not frozen:
-    readers make one for almost every piece of text, and a frozen dataclass (or a named tuple)
-    costs two to three times as much to make."""
+    """line:col of a character in the source, 1-based."""
     line: int
     col: int
 
@@ -65,7 +53,6 @@ class Piece:
     target: "Piece | None" = None          # the piece a note comments on
     anchors: list[Anchor] = field(default_factory=list)
     id: str = ""
-    squeezed: str | None = field(default=None, repr=False)   # cache: text without punctuation
     literal: bool = False                  # printed symbols (a drum score's ○ □): no placeholders
 
     def anchor_at(self, offset: int) -> "Piece | Anchor":
@@ -121,7 +108,6 @@ class Para:
     text: str
     pos: Pos
     sub: SubLemma | None = None             # set when the paragraph opens with a sub-lemma
-    quotes: list | None = field(default=None, repr=False)   # cache: anchoring.sub_quotes
 
 
 @dataclass(slots=True, eq=False)
@@ -313,127 +299,38 @@ class Document:
         return (b for b in self.blocks() if isinstance(b, Unit))
 
     def blocks(self) -> list:
-        """Every block in document order, sections included. A list, gathered a div at a time:
-        a recursive generator costs a frame switch per block and per level, and the writer,
-        the id pass and the checks each walk every block."""
+        """Every block in document order: a section's blocks in its place, those printed
+        between a div's closings (Head.before) after the div's blocks. (pipeline/model/walk.py
+        goes on into the nodes inside each block.)"""
         out: list = []
         for d in (*self.front, *self.divs, *self.back):
             _gather_blocks(d, out)
         return out
 
-    def all_divs(self):
-        def walk(div):
-            yield div
-            for b in div.blocks:
-                if isinstance(b, Div):
-                    yield from walk(b)
+    def all_divs(self) -> list:
+        """Every div in document order, a section after the div it is in."""
+        out: list = []
         for d in (*self.front, *self.divs, *self.back):
-            yield from walk(d)
+            _gather_divs(d, out)
+        return out
 
 
 def _gather_blocks(div: Div, out: list) -> None:
-    """Append the blocks of `div` to `out`, those of its sections in their place, then those
-    printed between its closings."""
-    if Div not in map(type, div.blocks):      # (no Python step per block)
-        out.extend(div.blocks)                 # most divs hold no section
-    else:
-        for b in div.blocks:
-            if type(b) is Div:
-                _gather_blocks(b, out)
-            else:
-                out.append(b)
+    for b in div.blocks:
+        if type(b) is Div:
+            _gather_blocks(b, out)
+        else:
+            out.append(b)
     for t in div.trailers:
         if t.before:
             out.extend(t.before)
 
 
-_PIECE_LETTER = {JING: "j", ZHU: "z", YINYI: "y", QUE: "q", MARK: "m"}
-
-
-def assign_ids(doc: Document) -> None:
-    """Give every node its stable id. Ids depend only on document order, so re-conversion of the
-    same source gives the same ids and citations like `#u12.z1` survive."""
-    u = shu_n = tr_n = fw_n = kz_n = prose_n = 0
-    for dn, div in enumerate(doc.all_divs(), 1):
-        div.id = f"d{dn}"
-        if div.head is not None:
-            div.head.id = f"d{dn}.h"
-        for k, t in enumerate(div.trailers, 1):
-            t.id = f"d{dn}.t{k}"
-        for fw in div.front:
-            fw_n += 1
-            fw.id = f"fw{fw_n}"
-    for block in doc.blocks():
-        if isinstance(block, Unit):
-            u += 1
-            shu_n = 0
-            block.id = uid = f"u{u}"
-            counts: dict[str, int] = {}
-            anchor_n = 0
-            for p in block.pieces:
-                letter = "n" if isinstance(p, SmallNote) else _PIECE_LETTER[p.layer]
-                k = counts[letter] = counts.get(letter, 0) + 1
-                p.id = f"{uid}.{letter}{k}"
-                if letter != "n":
-                    for a in p.anchors:
-                        anchor_n += 1
-                        a.id = f"{uid}.a{anchor_n}"
-        elif isinstance(block, YishuBlock):
-            shu_n += 1
-            block.id = bid = f"u{u}.c{shu_n}"
-            for k, q in enumerate(block.quotes, 1):
-                q.id = f"{bid}.q{k}"
-            # the small notes are numbered across the quotes
-            _number_notes(bid, chain.from_iterable(map(_PARTS, block.quotes)))
-        elif isinstance(block, Translation):
-            tr_n += 1
-            block.id = f"t{tr_n}"
-            _number_notes(block.id, block.parts)
-        elif isinstance(block, Fw):
-            fw_n += 1
-            block.id = f"fw{fw_n}"
-        elif isinstance(block, Prose):
-            prose_n += 1
-            block.id = f"p{prose_n}"
-            _number_notes(block.id, block.parts)
-        elif isinstance(block, NameEntry):
-            prose_n += 1                    # a paragraph too: numbered with the prose
-            block.id = f"p{prose_n}"
-            _number_notes(block.id, block.parts)
-        elif isinstance(block, KaozhengEntry):
-            kz_n += 1
-            block.id = f"k{kz_n}"
-            _number_notes(block.id, _entry_notes(block))
-        elif isinstance(block, Shu):
-            shu_n += 1
-            block.id = f"u{u}.s{shu_n}"
-            subs = (p.sub for p in block.paras if p.sub is not None)
-            for k, sub in enumerate(subs, 1):
-                sub.id = f"{block.id}.{k}"
-
-
-_PARTS = operator.attrgetter("parts")
-
-
-def _number_notes(prefix: str, parts) -> None:
-    """Ids for the small notes among a block's parts: <block>.n1, .n2 … (most parts are plain
-    text: a loop, not a generator per block)"""
-    k = 0
-    for p in parts:
-        if isinstance(p, (SmallNote, Judgment)):
-            k += 1
-            p.id = f"{prefix}.n{k}"
-
-
-def _entry_notes(entry: "KaozhengEntry") -> list:
-    """A 考證 entry's judgments and small notes in document order, those inside a judgment
-    after it: numbered together (k3.n1, k3.n2 …)."""
-    out = []
-    for p in entry.parts:
-        out.append(p)
-        if isinstance(p, Judgment):
-            out += [q for q in p.parts if isinstance(q, SmallNote)]
-    return out
+def _gather_divs(div: Div, out: list) -> None:
+    out.append(div)
+    for b in div.blocks:
+        if type(b) is Div:
+            _gather_divs(b, out)
 
 
 @dataclass(slots=True)

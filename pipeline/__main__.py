@@ -1,0 +1,4 @@
+"""`python -m pipeline`: the `zhushu` command (pipeline/cli.py)."""
+from pipeline.cli import main
+
+main(prog_name="zhushu")
