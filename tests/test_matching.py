@@ -14,8 +14,8 @@ from pipeline.readers.yinyi import _GLOSS
 from pipeline.readers.yishu.attribution import ATTRIBUTION, attributions
 from pipeline.readers.yishu.interleave import _Likeness, similarity
 from pipeline.readers.yishu.reader import GLUED_AN
-from pipeline.readers.zhushu.anchoring import (_SKIP, Stream, _kept_runs, edit_distance, find_all,
-                                               prefix_distances, squeeze)
+from pipeline.matching import _SKIP, edit_distance, find_all, prefix_distances, squeeze
+from pipeline.readers.zhushu.anchoring import Stream, _kept_runs
 from pipeline.readers.zhushu.shu import SubQuotes
 
 ALPHABET = "之也者其而以不為人子□?"

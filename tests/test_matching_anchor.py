@@ -7,8 +7,9 @@ candidate-by-candidate search they replace) on random texts dense with placehold
 import random
 
 from pipeline.chars import PLACEHOLDERS
+from pipeline.matching import _mismatches, find_all, squeeze
 from pipeline.model import JING, Piece, Pos
-from pipeline.readers.zhushu.anchoring import Stream, _mismatches, find_all, locate, squeeze
+from pipeline.readers.zhushu.anchoring import Stream, locate
 
 ALPHABET = "之也者其而以不為人子"
 WILD = "?┹▯□"

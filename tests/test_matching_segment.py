@@ -6,10 +6,10 @@ import random
 
 import pytest
 
+from pipeline.matching import squeeze
 from pipeline.model import Chuwen, Para, Pos, Shu
 from pipeline.readers.zhushu import cues
 from pipeline.readers.zhushu import segment as seg
-from pipeline.readers.zhushu.anchoring import squeeze
 from pipeline.sources.located import Located
 
 J, Z, Y = seg.J, seg.Z, seg.Y

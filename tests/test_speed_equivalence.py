@@ -13,12 +13,13 @@ import re
 from test_matching import random_texts
 
 from pipeline.chars import Q_CLOSE, Q_OPEN, QUOTE_MARKS
+from pipeline.matching import _SKIP, SKIP_RUN, squeeze
 from pipeline.model import XIAOZHU, Div, Document, Meta, Para, Pos, Quote, SmallNote, YishuBlock
 from pipeline.readers import sniffing
 from pipeline.readers.yishu import reader as yishu
 from pipeline.readers.yishu import smallnotes
 from pipeline.readers.yishu.attribution import ATTRIBUTION
-from pipeline.readers.zhushu.anchoring import _SKIP, _SKIP_RUN, _SUB, squeeze, sub_quotes
+from pipeline.readers.zhushu.lemmas import _SUB, sub_quotes
 from pipeline.readers.zhushu.segment import _INTO, _TRANS, _is_phrase
 from pipeline.readers.zhushu.shu import SubQuotes
 from pipeline.report import Report
@@ -32,7 +33,7 @@ def test_no_skipped_character_is_a_letter():
 def test_squeeze_is_the_substitution():
     texts = random_texts(21, "之也，。 　“”□?▯甲ab·…", 12) + random_texts(25, "之也，。 　“”□甲", 600, 300)
     for t in texts + ["", "大凡", "大，凡", "?", "ab", "之，" * 150]:
-        assert squeeze(t) == _SKIP_RUN.sub("", t), t
+        assert squeeze(t) == SKIP_RUN.sub("", t), t
 
 
 # The patterns the sub-lemma scans used before they were one scan.

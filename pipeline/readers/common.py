@@ -17,7 +17,7 @@ from pipeline.chars import NUMERALS, Q_CLOSE, Q_OPEN, QUOTE_MARKS, WHITESPACE
 from pipeline.model import (Div, Document, Fw, Head, Judgment, KaozhengEntry, Meta, Pos, Prose, Shu,
                             SmallNote, Translation, Unit, YishuBlock, assign_ids)
 from pipeline.readers import pian
-from pipeline.readers.zhushu.anchoring import resolve_group
+from pipeline.readers.zhushu.lemmas import resolve_group
 from pipeline.readers.zhushu.shu import (MARK, looks_like_shu, mark_text, opens_body, parse_block,
                                          resp_for, starts_section)
 from pipeline.report import Report

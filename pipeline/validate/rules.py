@@ -14,7 +14,7 @@ from typing import Iterator
 from lxml import etree
 
 from pipeline.chars import PUNCTUATION, UNUSUAL, WHITESPACE, glyph_kind
-from pipeline.readers.zhushu.anchoring import ABBREVIATED, agrees, matches, squeeze
+from pipeline.matching import ABBREVIATED, agrees, matches, squeeze
 from pipeline.validate.spans import Spans
 
 TEI = "{http://www.tei-c.org/ns/1.0}"

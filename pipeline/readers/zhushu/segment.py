@@ -20,9 +20,11 @@ import bisect
 import re
 from dataclasses import dataclass, field
 
+from pipeline.matching import find_all, squeeze
 from pipeline.model import JING, MARK, YINYI, ZHU, Piece, Pos, Shu, Unit
 from pipeline.readers.zhushu import bare_quotes, cues, pieces
-from pipeline.readers.zhushu.anchoring import Stream, SubQuote, find_all, squeeze, sub_quotes
+from pipeline.readers.zhushu.anchoring import Stream, SubQuote
+from pipeline.readers.zhushu.lemmas import sub_quotes
 from pipeline.report import Report
 from pipeline.sources.located import Located
 

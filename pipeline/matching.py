@@ -1,0 +1,288 @@
+"""Pure text matching: a quote against a text, characters only (no model, no report).
+
+The 注疏 readers use it to find what a 出文 lemma, a sub-lemma or a 音義 head quotes, and the
+validator to check that a span agrees with the quotes that name it, by the same rules: lemma
+quotes skip punctuation (傧进 = 傧，进), may differ from the text by one character (a variant or
+an error: 令令野庐氏 for 令，令野卢氏), placeholders (? ┹ ▯ □) match any character, and a long
+quote may be given loosely (an edit per eight characters, a closing 以下 / 云云).
+"""
+from __future__ import annotations
+
+import re
+
+from pipeline.chars import PLACEHOLDERS, PUNCTUATION, WHITESPACE, without
+
+_SKIP = PUNCTUATION | WHITESPACE
+_SOLID = re.compile("[^" + re.escape("".join(sorted(PLACEHOLDERS))) + "]+")   # quote minus placeholders
+SKIP_RUN = re.compile("[" + re.escape("".join(sorted(_SKIP))) + "]+")
+_SKIP_CHARS = "".join(sorted(_SKIP))
+_LONG = 200                     # from this length on, a replace per character beats the regex
+
+
+def squeeze(s: str) -> str:
+    """The characters that lemma matching compares: no punctuation, no whitespace."""
+    # Most quotes are letters only, which no skipped character is (a test holds it): then there
+    # is nothing to remove, and isalpha says so at a fraction of the substitution's cost. A long
+    # text (a line, a long 疏 or 注) loses its few kinds of punctuation faster by str.replace.
+    if s.isalpha():
+        return s
+    return SKIP_RUN.sub("", s) if len(s) < _LONG else without(s, _SKIP_CHARS)
+
+
+def _same(a: str, b: str) -> bool:
+    return a == b or a in PLACEHOLDERS or b in PLACEHOLDERS
+
+
+def find_all(hay: str, quote: str, lo: int = 0, hi: int | None = None,
+             fuzzy: bool = True) -> list[tuple[int, int]]:
+    """Occurrences of `quote` in hay[lo:hi] as (start, mismatches): exact ones, or, when there
+    are none and `fuzzy`, ones where placeholders stand in or a single character differs
+    (quotes of three or more characters)."""
+    hi = len(hay) if hi is None else hi
+    n = len(quote)
+    if not n:
+        return []
+    exact, i = [], hay.find(quote, lo, hi)
+    while i != -1:
+        exact.append((i, 0))
+        i = hay.find(quote, i + 1, hi)
+    if exact or not fuzzy:
+        return exact
+    allowed = 1 if n >= 3 else 0
+    # Only windows that can match are verified: ones where a placeholder of the text falls,
+    # and ones where a piece of the quote occurs exactly. With one difference allowed, one half
+    # of the quote occurs exactly; placeholders in the quote cut it into further pieces.
+    parts = [(quote[:n // 2], 0), (quote[n // 2:], n // 2)] if allowed else [(quote, 0)]
+    if any(c in PLACEHOLDERS for c in quote):
+        parts = [(m.group(), m.start()) for m in _SOLID.finditer(quote)]
+        if not parts:
+            return [(s, 0) for s in range(lo, hi - n + 1)]
+    if any(ph in hay for ph in PLACEHOLDERS):
+        return _fuzzy_over_placeholders(hay, quote, lo, hi, parts, allowed)
+    cands: set[int] = set()
+    for part, shift in parts:
+        if not part:
+            continue
+        i = hay.find(part, lo, hi)
+        while i != -1:
+            cands.add(i - shift)
+            i = hay.find(part, i + 1, hi)
+    return _verified(hay, quote, sorted(c for c in cands if lo <= c <= hi - n), allowed)
+
+
+def _verified(hay: str, quote: str, starts, allowed: int) -> list[tuple[int, int]]:
+    """The windows among `starts` that hold the quote, with their mismatches."""
+    found = []
+    wild_max = max(1, len(quote) // 3)     # placeholders may stand in, but not for most of it
+    for s in starts:
+        bad = _mismatches(hay, s, quote, allowed, wild_max)
+        if bad <= allowed:
+            found.append((s, bad))
+    return found
+
+
+def _fuzzy_over_placeholders(hay: str, quote: str, lo: int, hi: int,
+                             parts: list[tuple[str, int]], allowed: int) -> list[tuple[int, int]]:
+    """find_all's fuzzy search in a text with placeholders. The windows it verifies are those
+    where a part of the quote occurs exactly, or that agree with the quote at one of their ends
+    (or hold a placeholder there). Where placeholders are dense (seed 004: most windows hold
+    one) that is nearly every window; so the windows are first filtered bit-parallel, all at
+    once: bit s of `fit` says window s differs from the quote in at most `allowed` characters,
+    placeholders aside, which any window that holds the quote does. Only the few that pass
+    are tested for being one of those candidates, then verified as before."""
+    n = len(quote)
+    if hi - n < lo:
+        return []
+    masks = _char_masks(hay)
+    wild = masks.get(_WILD, 0)
+    exact, fit = -1, -1                    # windows that differ nowhere / in at most one place
+    for i, c in enumerate(quote):
+        if c in PLACEHOLDERS:
+            continue
+        m = masks.get(c)
+        if m is None:
+            m = masks[c] = _positions_mask(hay, c)
+        agree = (m | wild) >> i            # bit s: window s agrees with the quote at i
+        fit = (fit & agree) | exact if allowed else exact & agree
+        exact &= agree
+        if not fit:
+            return []
+    fit = (fit >> lo) & ((1 << (hi - n - lo + 1)) - 1)
+    ends = ({quote[0]} | PLACEHOLDERS, {quote[-1]} | PLACEHOLDERS)
+    starts = []
+    while fit:
+        low = fit & -fit
+        fit ^= low
+        s = lo + low.bit_length() - 1
+        if hay[s] in ends[0] or hay[s + n - 1] in ends[1] or \
+                any(part and hay.startswith(part, s + shift) for part, shift in parts):
+            starts.append(s)
+    return _verified(hay, quote, starts, allowed)
+
+
+_WILD = ""                                 # _char_masks' key for the placeholders' mask
+_MASKS: dict[str, dict[str, int]] = {}     # the texts searched lately → their masks
+
+
+def _char_masks(hay: str) -> dict[str, int]:
+    """Bit masks of where characters occur in `hay` (filled in as they are asked for), starting
+    with the placeholders'. A group's lemmas and sub-lemmas search the same two streams one
+    after another, so the last few are kept."""
+    masks = _MASKS.get(hay)
+    if masks is None:
+        if len(_MASKS) >= 8:
+            _MASKS.clear()
+        wild = 0
+        for ph in PLACEHOLDERS:
+            wild |= _positions_mask(hay, ph)
+        masks = _MASKS[hay] = {_WILD: wild}
+    return masks
+
+
+def _positions_mask(hay: str, c: str) -> int:
+    """Bit i set where hay[i] == c."""
+    mask, i = 0, hay.find(c)
+    while i != -1:
+        mask |= 1 << i
+        i = hay.find(c, i + 1)
+    return mask
+
+
+def _mismatches(hay: str, s: int, quote: str, allowed: int, wild_max: int) -> int:
+    """Characters where hay[s:] and quote differ, placeholders aside; allowed + 1 as soon as
+    there are more, or as soon as placeholders stand in for more than wild_max of them (most
+    windows fail within a few characters)."""
+    bad = wild = 0
+    for k in range(len(quote)):
+        a, b = hay[s + k], quote[k]
+        if a == b:
+            continue
+        if a in PLACEHOLDERS or b in PLACEHOLDERS:
+            wild += 1
+            if wild > wild_max:
+                return allowed + 1
+            continue
+        bad += 1
+        if bad > allowed:
+            return bad
+    return bad
+
+
+def matches(text: str, quote: str, where: str, squeezed: bool = False) -> bool:
+    """Does `text` start (where='start'), end ('end') with or contain ('anywhere') `quote`,
+    punctuation ignored, tolerating one differing character in quotes of three or more?
+    For the validator; `squeezed` says `text` is already without punctuation."""
+    t, q = (text if squeezed else squeeze(text)), squeeze(quote)
+    if len(t) < len(q):
+        return False
+    if where == "anywhere":
+        return q in t or bool(find_all(t, q, fuzzy=len(q) > 1))
+    t = t[: len(q)] if where == "start" else t[len(t) - len(q):]
+    bad = sum(1 for a, b in zip(t, q) if not _same(a, b))
+    return bad <= (1 if len(q) >= 3 else 0)
+
+
+ABBREVIATED = ("以下", "已下", "云云")
+
+
+def loose_tolerance(n: int) -> int:
+    """Edits a long quote may differ by: the 疏 quotes long passages loosely."""
+    return max(1, n // 8)
+
+
+def prefix_distances(q: str, t: str, cap: int) -> list[int]:
+    """d[m] = edit distance between q and t[:m] (placeholders match anything); anything over cap
+    reads cap + 1."""
+    if not q:
+        return [j if j <= cap else cap + 1 for j in range(len(t) + 1)]
+    return BitPattern(q).distances(t, cap)
+
+
+class BitPattern:
+    """A quote prepared for prefix_distances, once for the many windows a loose search tries.
+
+    Bit-parallel (Myers 1999, in Hyyrö's form for a distance from the start of both strings):
+    bit i of the vectors holds the change in distance from row i to row i + 1 of the usual
+    table, so each character of t costs a dozen integer operations instead of a row of cells.
+    """
+    __slots__ = ("n", "wild", "eq")
+
+    def __init__(self, q: str):
+        self.n = len(q)
+        self.wild = 0                          # the positions of q that are placeholders
+        positions: dict[str, int] = {}         # each other character's positions in q
+        for i, c in enumerate(q):
+            if c in PLACEHOLDERS:
+                self.wild |= 1 << i
+            else:
+                positions[c] = positions.get(c, 0) | (1 << i)
+        # where each character of a text matches q, placeholders included: one look-up a
+        # character (a character q lacks matches at q's placeholders only)
+        self.eq = {c: m | self.wild for c, m in positions.items()}
+        self.eq.update(dict.fromkeys(PLACEHOLDERS, (1 << self.n) - 1))
+
+    def distances(self, t: str, cap: int) -> list[int]:
+        n, wild, eqs, over = self.n, self.wild, self.eq, cap + 1
+        mask, high = (1 << n) - 1, 1 << (n - 1)
+        pv, mv, score = mask, 0, n             # column 0: the distance grows by one each row
+        out = [n if n <= cap else over]
+        # The distance drops by at most one a column: once score - (columns left) > cap, every
+        # later one is over cap too (a window that does not hold the quote: most of those a
+        # loose search tries), and the rest need not be computed.
+        left = cap + len(t)                    # score + j > left: column j and the rest are over
+        for j, c in enumerate(t, 1):
+            eq = eqs.get(c, wild)
+            xv = eq | mv
+            xh = (((eq & pv) + pv) ^ pv) | eq
+            # x ^ mask for ~x & mask: the carry bit n it may keep is shifted out below
+            ph = mv | ((xh | pv) ^ mask)
+            mh = pv & xh
+            if ph & high:
+                score += 1
+            elif mh & high:
+                score -= 1
+            ph = ((ph << 1) | 1) & mask        # row 0 grows by one each column: shift in a 1
+            mh = (mh << 1) & mask
+            pv = mh | ((xv | ph) ^ mask)
+            mv = ph & xv
+            if score + j > left:
+                out += [over] * (len(t) - j + 1)
+                break
+            out.append(score if score <= cap else over)
+        return out
+
+
+def edit_distance(a: str, b: str, cap: int) -> int:
+    """Levenshtein distance (placeholders match anything), or cap + 1 once it exceeds cap."""
+    if abs(len(a) - len(b)) > cap:
+        return cap + 1
+    return prefix_distances(a, b, cap)[len(b)]
+
+
+def loose_quote(quote: str) -> str:
+    """The characters a loose quote must match: squeezed, without a closing 以下 / 云云."""
+    q = squeeze(quote)
+    return q[:-2] if q.endswith(ABBREVIATED) else q
+
+
+def agrees(text: str, quotes: list[str]) -> bool:
+    """Does the text of a span agree with the quotes that name it? Whatever the resolver can
+    find agrees: a first … last pair at its edges, one differing character each; one quote
+    as the whole text, placeholders standing in and one character differing (as find_all
+    matches it), or — a long quote — within loose tolerance (a closing 以下 / 云云 not counted)."""
+    t = squeeze(text)
+    if len(quotes) > 1:
+        return matches(t, quotes[0], "start", squeezed=True) and \
+            matches(t, quotes[-1], "end", squeezed=True)
+    whole = squeeze(quotes[0])
+    if whole == t:                              # the usual case, before any arithmetic
+        return True
+    if whole and len(whole) == len(t):
+        allowed = 1 if len(whole) >= 3 else 0
+        if _mismatches(t, 0, whole, allowed, max(1, len(whole) // 3)) <= allowed:
+            return True
+    q = loose_quote(quotes[0])
+    if not q:
+        return False
+    tol = loose_tolerance(len(q))
+    return edit_distance(q, t, tol) <= tol
