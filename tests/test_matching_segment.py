@@ -9,10 +9,12 @@ import pytest
 from pipeline.matching import squeeze
 from pipeline.model import Chuwen, Para, Pos, Shu
 from pipeline.readers.zhushu import cues
+from pipeline.readers.zhushu import labelling
 from pipeline.readers.zhushu import segment as seg
+from pipeline.readers.zhushu.evidence import Evidence, GroupText
 from pipeline.sources.located import Located
 
-J, Z, Y = seg.J, seg.Z, seg.Y
+J, Z, Y = labelling.J, labelling.Z, labelling.Y
 
 
 # --- cues.zhu_score: one alternation instead of one match per opener --------------------------
@@ -56,12 +58,12 @@ def test_zhu_score_random():
         assert cues.zhu_score(s, before) == _zhu_score_plain(s, before), s
 
 
-# --- segment._viterbi: steps inline, the margin without a sort ---------------------------------
+# --- labelling._viterbi: steps inline, the margin without a sort ---------------------------------
 
 def _emission_plain(g, ev, s, jing_before):
     text = g.text[s.start:s.end]
     sq = squeeze(text)
-    e = dict(seg._BASE)
+    e = dict(labelling._BASE)
     e[Z] += _zhu_score_plain(text, jing_before)
     if cues.is_gloss(text):
         e[Y] += 10
@@ -75,7 +77,7 @@ def _emission_plain(g, ev, s, jing_before):
 def _best_step_plain(prev, lab, em):
     top = None
     for p, (score, _) in prev.items():
-        s = score + seg._TRANS[(p, lab)] + em
+        s = score + labelling._TRANS[(p, lab)] + em
         if top is None or s > top[0]:
             top = (s, p)
     return top
@@ -92,7 +94,7 @@ def _viterbi_plain(g, ev, line, free):
         best.append(col)
         if s.label in (J, None):
             jing_before += g.text[s.start:s.end]
-    lab = seg._argmax(best[-1])
+    lab = labelling._argmax(best[-1])
     for i in range(len(line) - 1, -1, -1):
         s = line[i]
         if s.label is None:
@@ -111,14 +113,14 @@ _SENTENCES = _OPENER_SENTENCES[:-3] + [
 
 def _random_line(rng: random.Random):
     text = "".join(rng.choice(_SENTENCES) for _ in range(rng.randint(1, 12)))
-    g = seg._Group([Located.of(text, 1, 1)])
+    g = GroupText([Located.of(text, 1, 1)])
     cuts = sorted(seg._base_cuts(g))
-    segs = [seg._Seg(a, b) for a, b in zip(cuts, cuts[1:])]
+    segs = [labelling.Seg(a, b) for a, b in zip(cuts, cuts[1:])]
     for s in segs:
         if rng.random() < 0.2:
             s.label, s.method, s.conf = rng.choice((J, Z, Y)), "lemma", 1.0
     phrases = [squeeze(rng.choice(_SENTENCES))[:rng.randint(1, 4)] for _ in range(rng.randint(0, 3))]
-    ev = seg.Evidence(jing_phrases=[p for p in phrases[:2] if p], zhu_phrases=[p for p in phrases[2:] if p])
+    ev = Evidence(jing_phrases=[p for p in phrases[:2] if p], zhu_phrases=[p for p in phrases[2:] if p])
     return g, ev, segs
 
 
@@ -129,17 +131,17 @@ def test_viterbi_random(free):
         g, ev, segs = _random_line(rng)
         if not segs:
             continue                    # _label_rest passes only lines with segments
-        fast = [seg._Seg(s.start, s.end, s.label, s.method, s.conf) for s in segs]
-        seg._viterbi(g, ev, fast, free)
+        fast = [labelling.Seg(s.start, s.end, s.label, s.method, s.conf) for s in segs]
+        labelling._viterbi(g, ev, fast, free)
         _viterbi_plain(g, ev, segs, free)
         assert [(s.label, s.method, s.conf) for s in fast] == \
             [(s.label, s.method, s.conf) for s in segs], g.text
 
 
 def test_margin():
-    assert seg._margin({J: (1.0, None)}) == 5.0
-    assert seg._margin({J: (1.0, None), Z: (1.0, J)}) == 0.0
-    assert seg._margin({J: (-2.5, None), Z: (4.0, J), Y: (3.5, Z)}) == 0.5
+    assert labelling._margin({J: (1.0, None)}) == 5.0
+    assert labelling._margin({J: (1.0, None), Z: (1.0, J)}) == 0.0
+    assert labelling._margin({J: (-2.5, None), Z: (4.0, J), Y: (3.5, Z)}) == 0.5
 
 
 # --- Evidence: empty sub-lemmas left out, as the emission's `p and` did ---------------------------
@@ -147,7 +149,7 @@ def test_margin():
 def test_evidence_drops_empty_phrases():
     para = Para("○“，。”者，○“大凡”者，云“生时”者，云“？！”者", Pos(1, 1))
     shu = Shu(Chuwen(J, ["大凡"], [], Pos(1, 1)), [para], Pos(1, 1))
-    ev = seg.Evidence.of([shu])
+    ev = Evidence.of([shu])
     assert ev.jing == [["大凡"]] and ev.jing_phrases == ["生时"] and ev.zhu_phrases == []
 
 

@@ -20,7 +20,8 @@ from pipeline.readers.yishu import reader as yishu
 from pipeline.readers.yishu import smallnotes
 from pipeline.readers.yishu.attribution import ATTRIBUTION
 from pipeline.readers.zhushu.lemmas import _SUB, sub_quotes
-from pipeline.readers.zhushu.segment import _INTO, _TRANS, _is_phrase
+from pipeline.readers.zhushu.evidence import _is_phrase
+from pipeline.readers.zhushu.labelling import _INTO, _TRANS
 from pipeline.readers.zhushu.shu import SubQuotes
 from pipeline.report import Report
 from pipeline.strays import drop

@@ -21,7 +21,7 @@ from pipeline.readers import common, kaozheng, pian
 from pipeline.readers.common import CHAPTER, Builder, RawLine, juan_line, located
 from pipeline.readers.yishu import reader as yishu
 from pipeline.readers.zhushu import bare_quotes, cues, pieces
-from pipeline.readers.zhushu.segment import SCORE, ZHU_OPEN, B
+from pipeline.readers.zhushu.labelling import SCORE, ZHU_OPEN, B
 from pipeline.readers.zhushu.segment import segment as segment_group
 from pipeline.readers.zhushu.shu import OPENER
 from pipeline.report import Report
