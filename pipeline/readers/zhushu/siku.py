@@ -40,7 +40,11 @@ RESPONSIBILITY = re.compile(rf"^{_ROLE}(?:[\s　]+{_ROLE})+$")
 # 疏 also printed 䟽.
 _YINYI = re.compile(r"(音义|音義)(?:【([^【】]*)】|\(([^()]*)\))")
 _SHU = re.compile(r"(疏|䟽)(?:【([^【】]*)】|\(([^()]*)\))")
-_ZHU_MARK = re.compile(r"[注註]")
+# The bare 注 that opens a 注: the edition prints it right before the 注's text, which opens
+# with its gloss, never with a verb of saying. A 注 followed by 云 is the word of the text, a
+# commentary cited by name (`杜子春注云`, `鄭注云`: "X's commentary says"), inside a 注 or a 疏
+# or a preface; 曰 is not excluded, as a 注 may open on the 經's 曰 (`注曰辭也`: 曰, 辭也).
+_ZHU_MARK = re.compile(r"[注註](?!云)")
 # The edition's misprints of 疏 before a 疏 (kanripo.md §0 rule 10): `注(釋曰…`, `蔬(正義曰…`.
 # Only where the note opens in the 疏's own voice (13: 釋曰, 正義曰, or 注釋曰/注正義曰 where
 # it turns to the 注 at once): an unmarked note after a 注 is something else, a lacuna
