@@ -17,6 +17,15 @@ _SOLID = re.compile("[^" + re.escape("".join(sorted(PLACEHOLDERS))) + "]+")   # 
 SKIP_RUN = re.compile("[" + re.escape("".join(sorted(_SKIP))) + "]+")
 _SKIP_CHARS = "".join(sorted(_SKIP))
 _LONG = 200                     # from this length on, a replace per character beats the regex
+# A quote of this many characters or more may differ from the text in one (a variant, a
+# misprint: 令令野庐氏 for 令，令野卢氏); a shorter one differing by one is any other word.
+VARIANT_MIN = 3
+# Of a quote's characters, at most one in WILD_SHARE may be matched by a placeholder of the text
+# (or be one): a quote mostly standing on lost characters names nothing.
+WILD_SHARE = 3
+# A long quote given loosely may differ by one edit per LOOSE_PER characters (the 疏 quotes long
+# passages with a character added, dropped or changed), from LOOSE_MIN characters on.
+LOOSE_PER, LOOSE_MIN = 8, 6
 
 
 def squeeze(s: str) -> str:
@@ -48,7 +57,7 @@ def find_all(hay: str, quote: str, lo: int = 0, hi: int | None = None,
         i = hay.find(quote, i + 1, hi)
     if exact or not fuzzy:
         return exact
-    allowed = 1 if n >= 3 else 0
+    allowed = 1 if n >= VARIANT_MIN else 0
     # Only windows that can match are verified: ones where a placeholder of the text falls,
     # and ones where a piece of the quote occurs exactly. With one difference allowed, one half
     # of the quote occurs exactly; placeholders in the quote cut it into further pieces.
@@ -73,7 +82,7 @@ def find_all(hay: str, quote: str, lo: int = 0, hi: int | None = None,
 def _verified(hay: str, quote: str, starts, allowed: int) -> list[tuple[int, int]]:
     """The windows among `starts` that hold the quote, with their mismatches."""
     found = []
-    wild_max = max(1, len(quote) // 3)     # placeholders may stand in, but not for most of it
+    wild_max = max(1, len(quote) // WILD_SHARE)
     for s in starts:
         bad = _mismatches(hay, s, quote, allowed, wild_max)
         if bad <= allowed:
@@ -85,11 +94,12 @@ def _fuzzy_over_placeholders(hay: str, quote: str, lo: int, hi: int,
                              parts: list[tuple[str, int]], allowed: int) -> list[tuple[int, int]]:
     """find_all's fuzzy search in a text with placeholders. The windows it verifies are those
     where a part of the quote occurs exactly, or that agree with the quote at one of their ends
-    (or hold a placeholder there). Where placeholders are dense (seed 004: most windows hold
-    one) that is nearly every window; so the windows are first filtered bit-parallel, all at
-    once: bit s of `fit` says window s differs from the quote in at most `allowed` characters,
-    placeholders aside, which any window that holds the quote does. Only the few that pass
-    are tested for being one of those candidates, then verified as before."""
+    (or hold a placeholder there). Where placeholders are dense (an e-text that prints its lost
+    characters as ? or ┹ throughout: most windows hold one) that is nearly every window; so the
+    windows are first filtered bit-parallel, all at once: bit s of `fit` says window s differs
+    from the quote in at most `allowed` characters, placeholders aside, which any window that
+    holds the quote does. Only the few that pass are tested for being one of those
+    candidates, then verified as before."""
     n = len(quote)
     if hi - n < lo:
         return []
@@ -179,7 +189,7 @@ def matches(text: str, quote: str, where: str, squeezed: bool = False) -> bool:
         return q in t or bool(find_all(t, q, fuzzy=len(q) > 1))
     t = t[: len(q)] if where == "start" else t[len(t) - len(q):]
     bad = sum(1 for a, b in zip(t, q) if not _same(a, b))
-    return bad <= (1 if len(q) >= 3 else 0)
+    return bad <= (1 if len(q) >= VARIANT_MIN else 0)
 
 
 ABBREVIATED = ("以下", "已下", "云云")
@@ -187,7 +197,7 @@ ABBREVIATED = ("以下", "已下", "云云")
 
 def loose_tolerance(n: int) -> int:
     """Edits a long quote may differ by: the 疏 quotes long passages loosely."""
-    return max(1, n // 8)
+    return max(1, n // LOOSE_PER)
 
 
 def prefix_distances(q: str, t: str, cap: int) -> list[int]:
@@ -278,8 +288,8 @@ def agrees(text: str, quotes: list[str]) -> bool:
     if whole == t:                              # the usual case, before any arithmetic
         return True
     if whole and len(whole) == len(t):
-        allowed = 1 if len(whole) >= 3 else 0
-        if _mismatches(t, 0, whole, allowed, max(1, len(whole) // 3)) <= allowed:
+        allowed = 1 if len(whole) >= VARIANT_MIN else 0
+        if _mismatches(t, 0, whole, allowed, max(1, len(whole) // WILD_SHARE)) <= allowed:
             return True
     q = loose_quote(quotes[0])
     if not q:

@@ -27,9 +27,7 @@ def _zhu_score_plain(sentence: str, jing_before: str) -> float:
             break
     m = cues._DEFINITION.match(sentence)
     if m and m.group(1) in jing_before:
-        rest = m.group(2)
-        w = 3.0 if rest.endswith("也") or rest.startswith(("谓", "謂", "犹", "猶")) else 1.5
-        best = max(best, w)
+        best = max(best, cues.definition_weight(m.group(2)))
     return best
 
 
@@ -66,11 +64,11 @@ def _emission_plain(g, ev, s, jing_before):
     e = dict(labelling._BASE)
     e[Z] += _zhu_score_plain(text, jing_before)
     if cues.is_gloss(text):
-        e[Y] += 10
+        e[Y] += labelling.GLOSS
     if any(p and p in sq for p in ev.jing_phrases):
-        e[J] += 3
+        e[J] += labelling.SUBLEMMA
     if any(p and p in sq for p in ev.zhu_phrases):
-        e[Z] += 3
+        e[Z] += labelling.SUBLEMMA
     return e
 
 
@@ -101,7 +99,7 @@ def _viterbi_plain(g, ev, line, free):
             s.label, s.method = lab, "cue"
             alt = sorted((v[0] for v in best[i].values()), reverse=True)
             margin = alt[0] - alt[1] if len(alt) > 1 else 5.0
-            s.conf = round(min(0.85, 0.45 + margin / 10), 2)
+            s.conf = round(min(labelling.CUE_CONF_MAX, labelling.CUE_CONF + margin / 10), 2)
         lab = best[i][lab][1] or lab
 
 

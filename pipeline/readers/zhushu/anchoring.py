@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 from itertools import accumulate
 
-from pipeline.matching import SKIP_RUN, BitPattern, find_all, loose_tolerance, squeeze
+from pipeline.matching import LOOSE_MIN, SKIP_RUN, BitPattern, find_all, loose_tolerance, squeeze
 from pipeline.model import JING, ZHU, Para, Piece, Pointable, Pos, SubLemma
 
 _SKIP_SPLIT = re.compile("(" + SKIP_RUN.pattern + ")")      # split keeps the skipped runs
@@ -145,20 +145,26 @@ def _first_exact(stream: Stream, q: str, lo: int, hi: int) -> int | None:
     return None if first == -1 else first
 
 
+# A loose quote is looked for near the exact occurrences of a few of its first characters: three
+# (four from ten on, where three recur by chance more often), from its first, second or third
+# character (one edit may fall among the first ones), each start tried one either side.
+LOOSE_SEED, LOOSE_LONG, LOOSE_OFFSETS = 3, 10, (0, 1, 2)
+
+
 def locate_loose(stream: Stream, q: str, lo: int = 0, hi: int | None = None) -> Span | None:
     """A long quote given loosely (a character left out, added or changed): the span near an
     occurrence of its first characters whose text is closest to it, if within tolerance.
     `q` is the quote as loose_quote gives it."""
     n = len(q)
-    if n < 6:
+    if n < LOOSE_MIN:
         return None
-    k = 3 if n < 10 else 4
+    k = LOOSE_SEED if n < LOOSE_LONG else LOOSE_SEED + 1
     tol = loose_tolerance(n)
     hi = len(stream.chars) if hi is None else hi
     chars = stream.chars
     pattern = BitPattern(q)
     tried: dict[int, list[int]] = {}        # start → distances: the offsets find the same starts
-    for off in (0, 1, 2):
+    for off in LOOSE_OFFSETS:
         for occ, _ in find_all(chars, q[off:off + k], lo, hi):
             best = None
             for s0 in sorted({occ - off - 1, occ - off, occ - off + 1}):

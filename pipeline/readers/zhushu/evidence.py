@@ -112,6 +112,14 @@ def inside(pos: int, spans) -> bool:
     return any(a <= pos < b for a, b, *_ in spans)
 
 
+# Where a 注 lemma's first characters are taken, of their occurrences: a 注 follows the 經 it
+# explains, so right after the 經 lemma's last characters is likeliest (七代 of 七代通数 over 七代
+# of 七代之所更立者), as is right after a printed 注 marker; a 注 starts a sentence far more
+# often than a clause; each differing character counts against it.
+START_AFTER_JING, START_AFTER_MARKER, START_AFTER_SENTENCE, START_AFTER_CLAUSE = 3.0, 3.0, 1.5, 0.5
+START_VARIANT = 1
+
+
 def locate_zhu(g: GroupText, ev: Evidence, forced, opens: list[int]):
     """注 spans from the 注 lemmas, taken in order. A start that follows the 經 lemma's last
     characters (or a sentence end) is preferred over one inside the 經 (七代 of 七代之所更立者
@@ -126,16 +134,16 @@ def locate_zhu(g: GroupText, ev: Evidence, forced, opens: list[int]):
             off = g.offset(s)
             if inside(off, forced) or off in g.starts:
                 continue
-            score = -bad
+            score = -bad * START_VARIANT
             if any(e and chars.endswith(e, 0, s) for e in ends):     # no copy of chars[:s]
-                score += 3
+                score += START_AFTER_JING
             prev = g.text[off - 1] if off else ""
-            if off in opens:                        # right after a printed 注 marker
-                score += 3
+            if off in opens:
+                score += START_AFTER_MARKER
             elif prev in "。？！；”":
-                score += 1.5
+                score += START_AFTER_SENTENCE
             elif prev in "，：":
-                score += 0.5
+                score += START_AFTER_CLAUSE
             if best is None or score > best[0]:
                 best = (score, s, bad)
         if best is None:
@@ -210,7 +218,7 @@ def locate_jing(g: GroupText, ev: Evidence, forced, opens: list[int], cuts: set[
                     after = g.end_offset(e)
                     nxt = SENTENCE_END.search(g.text, after)
                     sentence = g.text[after:nxt.end() if nxt else len(g.text)]
-                    if cues.zhu_score(sentence, g.text[g.start_offset(s):after]) >= 2.5:
+                    if cues.zhu_score(sentence, g.text[g.start_offset(s):after]) >= cues.OPENS_ZHU:
                         end = e
                         break
         a, b = g.start_offset(s), g.end_offset(end)

@@ -31,11 +31,19 @@ class Seg:
 
 
 # Transition scores between consecutive labels, and the baseline cost of each label.
-# Entering a 注 costs what an opening cue must pay for; staying in it is free (a 注 runs on
-# until 音義 or evidence of 經); going back to 經 needs evidence too.
-_TRANS = {(J, J): 0, (J, Z): -2.5, (J, Y): -3, (Z, Z): 0, (Z, Y): 0, (Z, J): -2,
+# Entering a 注 costs what an opening cue must pay for (cues.OPENS_ZHU); staying in it is free
+# (a 注 runs on until 音義 or evidence of 經); going back to 經 needs evidence too. A 音義 comes
+# after its 注 (陸德明 glosses the 經 and 注 before him), rarely straight after a 經, and a 注
+# never follows a 音義 without a 經 between; in run-on text it is opened by ○ or a gloss
+# formula, so its baseline is low and only a gloss (GLOSS) lifts a sentence above it.
+_TRANS = {(J, J): 0, (J, Z): -cues.OPENS_ZHU, (J, Y): -3, (Z, Z): 0, (Z, Y): 0, (Z, J): -2,
           (Y, Y): 0, (Y, J): 0, (Y, Z): -4}
 _BASE = {J: 0.0, Z: 0.0, Y: -8.0}
+GLOSS = 10.0            # a 陸德明 formula (反, 音X, 如字, 本又作): 音義 over the baseline
+SUBLEMMA = 3.0          # the 疏 quotes the sentence under a lemma of that layer: as strong as a formula
+# A cue label's confidence: from CUE_CONF by a tenth per nat the best label leads the next by,
+# up to CUE_CONF_MAX (below the 0.9 of a printed line start: cues never equal the print).
+CUE_CONF, CUE_CONF_MAX = 0.45, 0.85
 # _TRANS by the label moved into, then the label left: _INTO[lab][p] == _TRANS[p, lab] (the
 # Viterbi step looks up nine a sentence; a pair key is a tuple built and hashed each time)
 _INTO = {lab: {p: t for (p, to), t in _TRANS.items() if to == lab} for lab in (J, Z, Y)}
@@ -64,11 +72,11 @@ def _emission(ev: Evidence, text: str, jing_before: str) -> dict[str, float]:
     e = dict(_BASE)
     e[Z] += cues.zhu_score(text, jing_before)
     if cues.is_gloss(text):
-        e[Y] += 10
+        e[Y] += GLOSS
     if any(map(sq.__contains__, ev.jing_phrases)):      # a sub-lemma lies in the segment
-        e[J] += 3
+        e[J] += SUBLEMMA
     if any(map(sq.__contains__, ev.zhu_phrases)):
-        e[Z] += 3
+        e[Z] += SUBLEMMA
     return e
 
 
@@ -103,7 +111,7 @@ def _viterbi(g: GroupText, ev: Evidence, line: list[Seg], free: tuple[str, ...])
         seg = line[i]
         if seg.label is None:
             seg.label, seg.method = lab, "cue"
-            seg.conf = round(min(0.85, 0.45 + _margin(best[i]) / 10), 2)
+            seg.conf = round(min(CUE_CONF_MAX, CUE_CONF + _margin(best[i]) / 10), 2)
         lab = best[i][lab][1] or lab
 
 

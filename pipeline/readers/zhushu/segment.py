@@ -117,7 +117,7 @@ def _apply(segs: list[Seg], forced) -> None:
 
 def _yinyi_runs(g: GroupText, segs: list[Seg]) -> None:
     """A ○ opens 音義, and gloss-like sentences go on with it; gloss-like sentences straight
-    after a 注 are 音義 too (002 prints them with no ○)."""
+    after a 注 are 音義 too (e-texts that run the 音義 on after the 注 with no ○ before it)."""
     prev = None
     for s in segs:
         text = g.text[s.start:s.end]

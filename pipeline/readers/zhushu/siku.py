@@ -60,15 +60,25 @@ _TITLE_NOTE = re.compile(r"(音義|音义|疏|䟽)?\(([^()]*)\)")
 _WS = "".join(WHITESPACE)
 
 
+# How sure the sniffers are. Inline 疏【…】 with next to no punctuation (at most one mark in
+# PUNCTUATED characters: a punctuated e-text has one a sentence) is this layout: BASE; the
+# 四庫's header line adds HEADER_BONUS, and each inline note a share up to NOTES_BONUS (a text
+# of NOTES_FULL notes is surely one), so a long 四庫 text outweighs any other reader's guess.
+PUNCTUATED = 200
+BASE, HEADER_BONUS, NOTES_BONUS, NOTES_FULL = 0.5, 0.3, 0.2, 50
+# Kanripo's 四庫 has no header line to go by: its notes alone, to certainty at MANDOKU_FULL.
+MANDOKU_FULL = 40
+
+
 def sniff(text: str) -> tuple[float, str]:
     head = text[:2000]
     shu = len(_SHU.findall(text))
     yinyi = len(_YINYI.findall(text))
     siku = bool(re.search(r"钦定四库全书|欽定四庫全書", head))
     punct = text.count("，") + text.count("。")
-    if not shu or punct > len(text) // 200:
+    if not shu or punct > len(text) // PUNCTUATED:
         return 0.0, f"{shu} 疏【…】, {punct} punctuation marks"
-    return min(1.0, 0.5 + 0.3 * siku + min(0.2, (shu + yinyi) / 50)), \
+    return min(1.0, BASE + HEADER_BONUS * siku + min(NOTES_BONUS, (shu + yinyi) / NOTES_FULL)), \
         f"{shu} inline 疏【…】 and {yinyi} 音义【…】, unpunctuated" + (", 钦定四库全书" if siku else "")
 
 
@@ -88,7 +98,7 @@ def sniff_mandoku(doc) -> tuple[float, str]:
     cats = yishu.category_lines(doc)
     if cats > shu + yinyi:                   # a 義疏 quoting a 疏 now and then
         return 0.0, f"{cats} lines open with a 義疏 category, more than its {shu + yinyi} notes"
-    return min(1.0, 0.5 + (shu + yinyi) / 40), f"{shu} 疏(…) and {yinyi} 音義(…) notes, {zhu} 注 marks"
+    return min(1.0, BASE + (shu + yinyi) / MANDOKU_FULL), f"{shu} 疏(…) and {yinyi} 音義(…) notes, {zhu} 注 marks"
 
 
 def paragraphs(lines) -> list:

@@ -14,6 +14,10 @@ from pipeline.readers.zhushu.labelling import B, O
 # How sure the cut is: at the 疏's first quote in the run (the clause is the group's; the 經 may
 # begin before it), where the statistics put it before that quote, and a run cut at its middle.
 CONF_QUOTE, CONF_QUOTE_CUE, CONF_POSITION = 0.9, 0.75, 0.3
+# A cut by the statistics alone: from CUT_CONF by a tenth per nat the best cut leads the next by,
+# up to CUT_CONF_MAX; a little below the labelling's cue confidence (labelling.CUE_CONF), as a
+# cut in unpunctuated text has no sentence end to fall on.
+CUT_CONF, CUT_CONF_MAX = 0.4, 0.85
 
 
 def unmarked_jing(g: GroupText, shus: list[Shu], forced, opens: list[int],
@@ -65,7 +69,7 @@ def unmarked_jing(g: GroupText, shus: list[Shu], forced, opens: list[int],
             if q is not None:
                 method, conf = "quote", (CONF_QUOTE if cut == hi else CONF_QUOTE_CUE)
             else:
-                method, conf = "cue", round(min(0.85, 0.4 + margin / 10), 2)
+                method, conf = "cue", round(min(CUT_CONF_MAX, CUT_CONF + margin / 10), 2)
         elif q is not None:
             cut, method, conf = hi, "quote", CONF_QUOTE
         else:
