@@ -18,9 +18,10 @@ from pipeline import persons
 from pipeline.chars import WHITESPACE
 from pipeline.model import MARK, XIAOZHU, YINYI, Fw, Pos, Prose, SmallNote, Unit
 from pipeline.readers import common, kaozheng, pian
-from pipeline.readers.common import CHAPTER, Builder, RawLine, juan_line, located
+from pipeline.readers.common import CHAPTER, juan_line
 from pipeline.readers.yishu import reader as yishu
 from pipeline.readers.zhushu import bare_quotes, cues, pieces
+from pipeline.readers.zhushu.grammar import RawLine, ZhushuBuilder, located
 from pipeline.readers.zhushu.labelling import SCORE, ZHU_OPEN, B
 from pipeline.readers.zhushu.segment import segment as segment_group
 from pipeline.readers.zhushu.shu import OPENER
@@ -197,7 +198,7 @@ def marks(text: str, circle_is_text: bool = False) -> list[tuple[int, int, str]]
     return out
 
 
-def segment(raw_units: list[list[RawLine]], shus, b: Builder) -> list[Unit]:
+def segment(raw_units: list[list[RawLine]], shus, b: ZhushuBuilder) -> list[Unit]:
     lines = located(raw_units)
     circle_is_text = "○" not in b.src.delimiters
     return segment_group(lines, shus, b.zhu_resp, b.report,
@@ -237,7 +238,7 @@ def quoted_clauses(text: str) -> bare_quotes.QuotedClauses:
 
 
 def read(src: Source, report: Report):
-    b = Builder(src, report, NAME, segment, continues)
+    b = ZhushuBuilder(src, report, NAME, segment, continues)
     b.layer_model = layer_model(src.text)
     b.quoted_clauses = quoted_clauses(src.text)
     b.bare_lemmas = True
@@ -289,7 +290,7 @@ def _title_line(raw: str, s: str) -> bool:
     return raw.startswith("\u3000") and "(" not in s and len(s) <= 16
 
 
-def _line(b: Builder, n: int, col: int, s: str) -> None:
+def _line(b: ZhushuBuilder, n: int, col: int, s: str) -> None:
     """A paragraph line: its 經/注/音義 text is a unit, each 疏【…】 in it a 疏 block."""
     _body(b, _printed(b, n, col, s))
 
@@ -301,7 +302,7 @@ def _line(b: Builder, n: int, col: int, s: str) -> None:
 _OPENING_NOTE = re.compile(r"\(([^()]*)\)")
 
 
-def _body(b: Builder, loc: Located) -> None:
+def _body(b: ZhushuBuilder, loc: Located) -> None:
     """_line on a paragraph's printed text (what a title's notes leave of it too)."""
     text = loc.text
     at = 0
@@ -324,7 +325,7 @@ def _body(b: Builder, loc: Located) -> None:
         b.unit_runs(_runs(loc.slice(at, len(text))))
 
 
-def _printed(b: Builder, n: int, col: int, s: str) -> Located:
+def _printed(b: ZhushuBuilder, n: int, col: int, s: str) -> Located:
     """A paragraph's text as it is printed, whitespace left out and, in a Kanripo source, a
     note continued after a gap made one note: `疏(…曲禮曲)　(見其進…)` (0028_008:325) prints
     the 疏 in two groups of columns with blank cells between, one note as a line-initial `(`
@@ -344,7 +345,7 @@ def _runs(loc: Located) -> list[RawLine]:
     return [(start.line, start.col, part) for part, start in zip(loc.parts, loc.starts)]
 
 
-def _pian(b: Builder, n: int, col: int, s: str) -> None:
+def _pian(b: ZhushuBuilder, n: int, col: int, s: str) -> None:
     """The 篇 title at the top of a 卷, with the notes printed on it: `天官冢宰下音義(…)`,
     `冬官考工記第六音義(…)疏(…)`. The title is the section's head; a <head> holds no note, so
     a 音義 on it stands right after the head (as the front matter's title notes do), and a 疏
@@ -374,7 +375,7 @@ def _pian(b: Builder, n: int, col: int, s: str) -> None:
         _body(b, loc.slice(at, len(text)))
 
 
-def _commentators(b: Builder, line: str) -> None:
+def _commentators(b: ZhushuBuilder, line: str) -> None:
     """汉郑氏注　唐陆德明音义　孔颖达疏: who wrote the 注 and the 疏 of this text."""
     for part in re.split(rf"[{_WS}]+", line):
         pid = persons.named_in(part)
