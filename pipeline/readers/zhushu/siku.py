@@ -41,11 +41,8 @@ RESPONSIBILITY = re.compile(rf"^{_ROLE}(?:[\s　]+{_ROLE})+$")
 # 疏 also printed 䟽.
 _YINYI = re.compile(r"(音义|音義)(?:【([^【】]*)】|\(([^()]*)\))")
 _SHU = re.compile(r"(疏|䟽)(?:【([^【】]*)】|\(([^()]*)\))")
-# The bare 注 that opens a 注: the edition prints it right before the 注's text, which opens
-# with its gloss, never with a verb of saying. A 注 followed by 云 is the word of the text, a
-# commentary cited by name (`杜子春注云`, `鄭注云`: "X's commentary says"), inside a 注 or a 疏
-# or a preface; 曰 is not excluded, as a 注 may open on the 經's 曰 (`注曰辭也`: 曰, 辭也).
-_ZHU_MARK = re.compile(r"[注註](?!云)")
+# The bare 注 that opens a 注, printed right before the 注's text (see zhu_markers).
+_ZHU_MARK = re.compile(r"[注註]")
 # The edition's misprints of 疏 before a 疏 (kanripo.md §0 rule 10): `注(釋曰…`, `蔬(正義曰…`.
 # Only where the note opens in the 疏's own voice (13: 釋曰, 正義曰, or 注釋曰/注正義曰 where
 # it turns to the 注 at once): an unmarked note after a 注 is something else, a lacuna
@@ -192,9 +189,24 @@ def marks(text: str, circle_is_text: bool = False) -> list[tuple[int, int, str]]
         out += [(a, m.end(1), MARK), (m.end(1), m.end(1) + 1, B), (m.start(inner), m.end(inner), YINYI),
                 (b - 1, b, B)]
         taken.append((a, b))
-    for m in _ZHU_MARK.finditer(text):
-        if m.start() > 0 and not any(a <= m.start() < b for a, b in taken):
-            out += [(m.start(), m.end(), MARK), (m.end(), m.end(), ZHU_OPEN)]
+    candidates = [m.start() for m in _ZHU_MARK.finditer(text)
+                  if m.start() > 0 and not any(a <= m.start() < b for a, b in taken)]
+    for i in zhu_markers(text, candidates, [m.span() for m in _ANY_NOTE.finditer(text)]):
+        out += [(i, i + 1, MARK), (i + 1, i + 1, ZHU_OPEN)]
+    return out
+
+
+def zhu_markers(text: str, candidates: list[int], notes: list[tuple[int, int]] = ()) -> list[int]:
+    """Which of the 注 (註) at `candidates` are bare 注 markers: all but one followed by 云 after
+    a marker with no note between. Inside a 注, `X注云` is the 注 citing a commentary by name
+    (杜子春注云, 彼注云: X's commentary says), the word of its text; right after a 經 (the first
+    marker after a note) 注云 opens a 注 that quotes its text (喪服: 注云君子子者則父在也, 鄭玄 on
+    the 傳's words)."""
+    out: list[int] = []
+    for i in candidates:
+        if out and text.startswith("云", i + 1) and not any(out[-1] < a < i for a, _ in notes):
+            continue
+        out.append(i)
     return out
 
 
@@ -223,7 +235,8 @@ def layer_model(text: str) -> cues.LayerModel:
         s = raw.strip(_WS)
         chunks = _ANY_NOTE.split(s)
         for k, chunk in enumerate(chunks):
-            runs = _ZHU_MARK.split(chunk)
+            cuts = zhu_markers(chunk, [m.start() for m in _ZHU_MARK.finditer(chunk)])
+            runs = [chunk[a:b] for a, b in zip([0] + [c + 1 for c in cuts], cuts + [len(chunk)])]
             if runs[0]:
                 jing.append(runs[0])
             if len(runs) == 2 and runs[1] and k + 1 < len(chunks):
