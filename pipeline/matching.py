@@ -10,13 +10,11 @@ from __future__ import annotations
 
 import re
 
-from pipeline.chars import PLACEHOLDERS, PUNCTUATION, WHITESPACE, without
+from pipeline.chars import PLACEHOLDERS, PUNCTUATION, WHITESPACE
 
 _SKIP = PUNCTUATION | WHITESPACE
 _SOLID = re.compile("[^" + re.escape("".join(sorted(PLACEHOLDERS))) + "]+")   # quote minus placeholders
 SKIP_RUN = re.compile("[" + re.escape("".join(sorted(_SKIP))) + "]+")
-_SKIP_CHARS = "".join(sorted(_SKIP))
-_LONG = 200                     # from this length on, a replace per character beats the regex
 # A quote of this many characters or more may differ from the text in one (a variant, a
 # misprint: 令令野庐氏 for 令，令野卢氏); a shorter one differing by one is any other word.
 VARIANT_MIN = 3
@@ -30,12 +28,7 @@ LOOSE_PER, LOOSE_MIN = 8, 6
 
 def squeeze(s: str) -> str:
     """The characters that lemma matching compares: no punctuation, no whitespace."""
-    # Most quotes are letters only, which no skipped character is (a test holds it): then there
-    # is nothing to remove, and isalpha says so at a fraction of the substitution's cost. A long
-    # text (a line, a long 疏 or 注) loses its few kinds of punctuation faster by str.replace.
-    if s.isalpha():
-        return s
-    return SKIP_RUN.sub("", s) if len(s) < _LONG else without(s, _SKIP_CHARS)
+    return SKIP_RUN.sub("", s)
 
 
 def _same(a: str, b: str) -> bool:
@@ -103,8 +96,8 @@ def _fuzzy_over_placeholders(hay: str, quote: str, lo: int, hi: int,
     n = len(quote)
     if hi - n < lo:
         return []
-    masks = _char_masks(hay)
-    wild = masks.get(_WILD, 0)
+    masks: dict[str, int] = {}             # each character of the quote → where hay holds it
+    wild = _placeholder_mask(hay)
     exact, fit = -1, -1                    # windows that differ nowhere / in at most one place
     for i, c in enumerate(quote):
         if c in PLACEHOLDERS:
@@ -130,23 +123,12 @@ def _fuzzy_over_placeholders(hay: str, quote: str, lo: int, hi: int,
     return _verified(hay, quote, starts, allowed)
 
 
-_WILD = ""                                 # _char_masks' key for the placeholders' mask
-_MASKS: dict[str, dict[str, int]] = {}     # the texts searched lately → their masks
-
-
-def _char_masks(hay: str) -> dict[str, int]:
-    """Bit masks of where characters occur in `hay` (filled in as they are asked for), starting
-    with the placeholders'. A group's lemmas and sub-lemmas search the same two streams one
-    after another, so the last few are kept."""
-    masks = _MASKS.get(hay)
-    if masks is None:
-        if len(_MASKS) >= 8:
-            _MASKS.clear()
-        wild = 0
-        for ph in PLACEHOLDERS:
-            wild |= _positions_mask(hay, ph)
-        masks = _MASKS[hay] = {_WILD: wild}
-    return masks
+def _placeholder_mask(hay: str) -> int:
+    """Bit i set where hay[i] is a placeholder."""
+    wild = 0
+    for ph in PLACEHOLDERS:
+        wild |= _positions_mask(hay, ph)
+    return wild
 
 
 def _positions_mask(hay: str, c: str) -> int:

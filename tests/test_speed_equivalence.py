@@ -1,11 +1,9 @@
 """Short cuts taken for speed agree with the plain versions they replace, on random texts.
 
-squeeze skips the substitution for a text of letters only, and removes the punctuation of a long
-one by str.replace; the 疏 paragraphs are scanned for
-sub-lemma quotes once, and the segmenter's 經 / 注 phrases are read off that scan; the 義疏
-sniff counts its labels over the lines the reader reads, and the reader cuts at the glued labels
-the sniff found; the persons of the 義疏 quotations are gathered by C-level maps; the Viterbi
-step reads a table by label; the stray-delimiter pass tests a one-run quotation in its loop.
+The 疏 paragraphs are scanned for sub-lemma quotes once, and the segmenter's 經 / 注 phrases are
+read off that scan; the 義疏 sniff counts its labels over the lines the reader reads, and the
+reader cuts at the glued labels the sniff found; the persons of the 義疏 quotations are gathered
+by C-level maps; the stray-delimiter pass tests a one-run quotation in its loop.
 """
 import random
 import re
@@ -13,7 +11,7 @@ import re
 from test_matching import random_texts
 
 from pipeline.chars import Q_CLOSE, Q_OPEN, QUOTE_MARKS
-from pipeline.matching import _SKIP, SKIP_RUN, squeeze
+from pipeline.matching import squeeze
 from pipeline.model import XIAOZHU, Div, Document, Meta, Para, Pos, Quote, SmallNote, YishuBlock
 from pipeline.readers import sniffing
 from pipeline.readers.yishu import reader as yishu
@@ -21,20 +19,9 @@ from pipeline.readers.yishu import smallnotes
 from pipeline.readers.yishu.attribution import ATTRIBUTION
 from pipeline.readers.zhushu.lemmas import _SUB, sub_quotes
 from pipeline.readers.zhushu.evidence import _is_phrase
-from pipeline.readers.zhushu.labelling import _INTO, _TRANS
 from pipeline.readers.zhushu.shu import SubQuotes
 from pipeline.report import Report
 from pipeline.strays import drop
-
-
-def test_no_skipped_character_is_a_letter():
-    assert not any(c.isalpha() for c in _SKIP)
-
-
-def test_squeeze_is_the_substitution():
-    texts = random_texts(21, "之也，。 　“”□?▯甲ab·…", 12) + random_texts(25, "之也，。 　“”□甲", 600, 300)
-    for t in texts + ["", "大凡", "大，凡", "?", "ab", "之，" * 150]:
-        assert squeeze(t) == SKIP_RUN.sub("", t), t
 
 
 # The patterns the sub-lemma scans used before they were one scan.
@@ -105,10 +92,6 @@ def test_stray_quotations_tested_in_the_loop_as_by_parts():
                        [Div("juan", None, blocks=[YishuBlock("zhengyi", "", quotes, Pos(1, 1))])])
         drop(doc, Report("x"))
         assert [q.parts for q in quotes] == [_parts_plain(p, Pos(1, 1), None) for p in partss]
-
-
-def test_viterbi_steps_read_the_transition_table():
-    assert {(p, lab): t for lab, row in _INTO.items() for p, t in row.items()} == _TRANS
 
 
 def test_glued_labels_of_a_line_found_once_as_in_any_part_of_it():

@@ -5,10 +5,8 @@ weight, and the weights become the confidence the report gives the boundary.
 from __future__ import annotations
 
 import math
-import operator
 import re
 from collections import Counter
-from itertools import chain
 
 from pipeline.chars import Q_CLOSE, Q_OPEN, QUOTE_MARKS
 
@@ -36,12 +34,6 @@ ZHU_OPENERS: tuple[tuple[re.Pattern, float], ...] = tuple((re.compile(p), w) for
     (r"^言", 2.0),
     (r"^此", 1.0),
 ))
-# The openers as one alternation, tried once per sentence instead of once per opener: at the
-# same position the alternatives are tried in order, so the first that matches is the first
-# opener of the list that matches (each is wrapped in a group, the only capturing ones, so
-# lastindex names it).
-_OPENER = re.compile("|".join(f"({pat.pattern})" for pat, _ in ZHU_OPENERS))
-_OPENER_WEIGHTS = (0.0,) + tuple(w for _, w in ZHU_OPENERS)
 # 鄭玄's commonest opening: a word just read in the 經, a comma, and its sense (傧，进之也).
 _DEFINITION = re.compile(r"^([^，。、《》" + QUOTE_MARKS + r"]{1,4})，([^。]*)")
 
@@ -56,8 +48,7 @@ YINYI_GLOSS = re.compile(
 
 def zhu_score(sentence: str, jing_before: str) -> float:
     """How strongly a sentence reads as the opening of a 注, given the 經 text just before it."""
-    m = _OPENER.match(sentence)
-    best = _OPENER_WEIGHTS[m.lastindex] if m else 0.0
+    best = next((w for pattern, w in ZHU_OPENERS if pattern.match(sentence)), 0.0)
     m = _DEFINITION.match(sentence)
     if m and m.group(1) in jing_before:
         best = max(best, definition_weight(m.group(2)))
@@ -104,11 +95,9 @@ class LayerModel:
         self.v = len(alphabet) + 1
         for name, runs in (("jing", jing), ("zhu", zhu)):
             uni = Counter("".join(runs))
-            bi = Counter(chain.from_iterable(map(operator.add, r, r[1:]) for r in runs))
+            bi = Counter(r[i:i + 2] for r in runs for i in range(len(r) - 1))
             ctx = Counter("".join(r[:-1] for r in runs))     # each character a bigram opens
             self.layers[name] = (uni, bi, ctx, sum(uni.values()))
-        # prev + c → (_logp as 注, as 經): the runs of a 卷 repeat their bigrams
-        self._logps: dict[str, tuple[float, float]] = {}
         self.zhu_length = LogNormal.of([len(r) for r in zhu if r])
 
     # Characters of each layer the statistics must have seen to overrule a printed mark: a
@@ -153,13 +142,9 @@ class LayerModel:
     def gains(self, text: str) -> list[float]:
         """gain[c]: log P(text[:c] as 注) − log P(text[:c] as 經)."""
         gain = [0.0]
-        logps = self._logps
         for i, ch in enumerate(text):
             prev = text[i - 1] if i else ""
-            lp = logps.get(prev + ch)
-            if lp is None:
-                lp = logps[prev + ch] = (self._logp("zhu", prev, ch), self._logp("jing", prev, ch))
-            gain.append(gain[-1] + lp[0] - lp[1])
+            gain.append(gain[-1] + self._logp("zhu", prev, ch) - self._logp("jing", prev, ch))
         return gain
 
     def best_cut(self, text: str, lo: int, hi: int, quote: int | None = None) -> tuple[int, float, float]:

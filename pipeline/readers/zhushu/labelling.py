@@ -44,11 +44,6 @@ SUBLEMMA = 3.0          # the 疏 quotes the sentence under a lemma of that laye
 # A cue label's confidence: from CUE_CONF by a tenth per nat the best label leads the next by,
 # up to CUE_CONF_MAX (below the 0.9 of a printed line start: cues never equal the print).
 CUE_CONF, CUE_CONF_MAX = 0.45, 0.85
-# _TRANS by the label moved into, then the label left: _INTO[lab][p] == _TRANS[p, lab] (the
-# Viterbi step looks up nine a sentence; a pair key is a tuple built and hashed each time)
-_INTO = {lab: {p: t for (p, to), t in _TRANS.items() if to == lab} for lab in (J, Z, Y)}
-
-
 def by_line(g: GroupText, segs: list[Seg]) -> list[list[Seg]]:
     """The segments of each line of the group (segs are in text order)."""
     out: list[list[Seg]] = [[] for _ in g.starts]
@@ -73,9 +68,9 @@ def _emission(ev: Evidence, text: str, jing_before: str) -> dict[str, float]:
     e[Z] += cues.zhu_score(text, jing_before)
     if cues.is_gloss(text):
         e[Y] += GLOSS
-    if any(map(sq.__contains__, ev.jing_phrases)):      # a sub-lemma lies in the segment
+    if any(p in sq for p in ev.jing_phrases):           # a sub-lemma lies in the segment
         e[J] += SUBLEMMA
-    if any(map(sq.__contains__, ev.zhu_phrases)):
+    if any(p in sq for p in ev.zhu_phrases):
         e[Z] += SUBLEMMA
     return e
 
@@ -89,19 +84,7 @@ def _viterbi(g: GroupText, ev: Evidence, line: list[Seg], free: tuple[str, ...])
         em = _emission(ev, text, jing_before)
         col = {}
         for lab in ((seg.label,) if seg.label is not None else free):
-            e = em[lab]
-            if prev is None:
-                col[lab] = (e, None)
-                continue
-            # The best way into `lab`; the first of equal scores wins. (Inline: this runs
-            # nine times a sentence, and a call per step cost a tenth of the labelling.)
-            into = _INTO[lab]
-            top, top_prev = None, None
-            for p, (score, _) in prev.items():
-                s = score + into[p] + e
-                if top is None or s > top:
-                    top, top_prev = s, p
-            col[lab] = (top, top_prev)
+            col[lab] = (em[lab], None) if prev is None else _best_into(prev, lab, em[lab])
         best.append(col)
         prev = col
         if seg.label in (J, None):
@@ -113,6 +96,18 @@ def _viterbi(g: GroupText, ev: Evidence, line: list[Seg], free: tuple[str, ...])
             seg.label, seg.method = lab, "cue"
             seg.conf = round(min(CUE_CONF_MAX, CUE_CONF + _margin(best[i]) / 10), 2)
         lab = best[i][lab][1] or lab
+
+
+def _best_into(prev: dict[str, tuple[float, str | None]], lab: str, e: float) -> tuple[float, str]:
+    """The best way into `lab` from the previous column, with its score; the first of equal
+    scores wins. (Inlined with the table by the label moved into, it bought 5 % of the 禮記
+    convert at most: docs/performance.md, so it stays plain.)"""
+    top, top_prev = None, None
+    for p, (score, _) in prev.items():
+        s = score + _TRANS[(p, lab)] + e
+        if top is None or s > top:
+            top, top_prev = s, p
+    return top, top_prev
 
 
 def _margin(col: dict[str, tuple[float, str | None]]) -> float:
