@@ -357,3 +357,14 @@ def test_a_note_opening_a_paragraph_with_no_marker_is_a_small_note_not_jing(tmp_
     assert "十萬" not in jing and "二千年" not in jing and "𤣥酒在室" in jing
     note = xp(root, "//t:note[@type='xiaozhu']")
     assert len(note) == 1 and text_of(note[0]).startswith("十萬二千年也")
+
+
+def test_a_zhu_citing_a_commentary_by_name_is_one_zhu(tmp_path):
+    """In Kanripo's 四庫 as in the plain layout: `鄭注云` inside a 注 is the 注 citing another
+    commentary (X's commentary says), not a marker; the 注 runs on to its note."""
+    root, report = liji_juan(tmp_path, 3, "三", "檀弓上第三",
+                             "公儀仲子之喪檀弓免焉注仲子魯同姓也鄭注云檀弓魯人之知禮者¶\n"
+                             "也音義(免音問/)疏(正義曰此一節論仲子舍孫立子之事/)¶\n")
+    assert not report.errors
+    assert [text_of(z) for z in xp(root, "//t:note[@type='zhu']")] == ["仲子魯同姓也鄭注云檀弓魯人之知禮者也"]
+    assert "".join(text_of(s) for s in xp(root, "//t:ab[@type='jing']/t:seg")) == "公儀仲子之喪檀弓免焉"

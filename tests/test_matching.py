@@ -6,7 +6,7 @@ can match); these tests hold them to the straightforward versions on random and 
 import random
 import re
 
-from pipeline.chars import (DELIMITERS, PLACEHOLDERS, Q_CLOSE, Q_OPEN, QUOTE_MARKS, WHITESPACE,
+from pipeline.chars import (DELIMITERS, Q_CLOSE, Q_OPEN, QUOTE_MARKS, WHITESPACE,
                             lossless_form, strip_ws)
 from pipeline.model import JING, Piece, Pos
 from pipeline.readers import sniffing
@@ -14,25 +14,12 @@ from pipeline.readers.yinyi import _GLOSS
 from pipeline.readers.yishu.attribution import ATTRIBUTION, attributions
 from pipeline.readers.yishu.interleave import _Likeness, similarity
 from pipeline.readers.yishu.reader import GLUED_AN
-from pipeline.readers.zhushu.anchoring import (_SKIP, Stream, _kept_runs, edit_distance, find_all,
-                                               prefix_distances, squeeze)
+from pipeline.matching import (_SKIP, edit_distance, find_all, prefix_distances, prefix_distances_plain,
+                               squeeze)
+from pipeline.readers.zhushu.anchoring import Stream, _kept_runs
 from pipeline.readers.zhushu.shu import SubQuotes
 
 ALPHABET = "之也者其而以不為人子□?"
-
-
-def _banded_distances(q: str, t: str, cap: int) -> list[int]:
-    """The textbook table, one row per character of q (over cap reads cap + 1)."""
-    over = cap + 1
-    prev = [min(j, over) for j in range(len(t) + 1)]
-    for i in range(1, len(q) + 1):
-        cur = [min(i, over)] + [over] * len(t)
-        for j in range(1, len(t) + 1):
-            a, b = q[i - 1], t[j - 1]
-            same = a == b or a in PLACEHOLDERS or b in PLACEHOLDERS
-            cur[j] = min(prev[j - 1] + (0 if same else 1), prev[j] + 1, cur[j - 1] + 1, over)
-        prev = cur
-    return prev
 
 
 def test_prefix_distances_match_the_table():
@@ -43,7 +30,7 @@ def test_prefix_distances_match_the_table():
         if q and rnd.random() < 0.5:
             t = q[:rnd.randint(0, len(q))] + t
         cap = rnd.randint(0, 5)
-        assert prefix_distances(q, t, cap) == _banded_distances(q, t, cap), (q, t, cap)
+        assert prefix_distances(q, t, cap) == prefix_distances_plain(q, t, cap), (q, t, cap)
 
 
 def test_prefix_distances_on_long_quotes():
@@ -56,8 +43,8 @@ def test_prefix_distances_on_long_quotes():
             op = rnd.random()
             t = t[:k] + (rnd.choice(ALPHABET) if op < 0.66 else "") + t[k + (op > 0.33):]
         cap = max(1, len(q) // 8)
-        assert prefix_distances(q, t, cap) == _banded_distances(q, t, cap)
-        assert edit_distance(q, t, cap) == min(_banded_distances(q, t, cap)[len(t)], cap + 1)
+        assert prefix_distances(q, t, cap) == prefix_distances_plain(q, t, cap)
+        assert edit_distance(q, t, cap) == min(prefix_distances_plain(q, t, cap)[len(t)], cap + 1)
 
 
 def test_prefix_distances_stop_early_as_the_table():
@@ -69,7 +56,7 @@ def test_prefix_distances_stop_early_as_the_table():
         if rnd.random() < 0.3:
             t = t[:rnd.randint(0, 4)] + q[:rnd.randint(0, len(q))] + t
         cap = max(1, len(q) // 8)
-        assert prefix_distances(q, t, cap) == _banded_distances(q, t, cap), (q, t, cap)
+        assert prefix_distances(q, t, cap) == prefix_distances_plain(q, t, cap), (q, t, cap)
 
 
 def _find_all_plain(hay: str, quote: str, lo: int, allowed: int) -> list[tuple[int, int]]:

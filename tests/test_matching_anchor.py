@@ -6,53 +6,12 @@ candidate-by-candidate search they replace) on random texts dense with placehold
 """
 import random
 
-from pipeline.chars import PLACEHOLDERS
+from pipeline.matching import find_all, find_all_plain, squeeze
 from pipeline.model import JING, Piece, Pos
-from pipeline.readers.zhushu.anchoring import Stream, _mismatches, find_all, locate, squeeze
+from pipeline.readers.zhushu.anchoring import Stream, locate
 
 ALPHABET = "之也者其而以不為人子"
 WILD = "?┹▯□"
-
-
-def _find_all_plain(hay, quote, lo=0, hi=None, fuzzy=True):
-    """find_all as it was written first: every candidate window verified one by one."""
-    hi = len(hay) if hi is None else hi
-    n = len(quote)
-    if not n:
-        return []
-    exact = [(i, 0) for i in range(lo, hi - n + 1) if hay.startswith(quote, i)]
-    if exact or not fuzzy:
-        return exact
-    allowed = 1 if n >= 3 else 0
-    parts = [(quote[:n // 2], 0), (quote[n // 2:], n // 2)] if allowed else [(quote, 0)]
-    if any(c in PLACEHOLDERS for c in quote):
-        parts, run = [], ""
-        for k, c in enumerate(quote + "?"):
-            if c in PLACEHOLDERS:
-                if run:
-                    parts.append((run, k - len(run)))
-                run = ""
-            else:
-                run += c
-        if not parts:
-            return [(s, 0) for s in range(lo, hi - n + 1)]
-    cands = set()
-    for part, shift in parts:
-        for i in range(lo, hi - len(part) + 1):
-            if part and hay.startswith(part, i):
-                cands.add(i - shift)
-    if any(ph in hay for ph in PLACEHOLDERS):
-        for i in range(lo, hi):
-            if hay[i] == quote[0] or hay[i] in PLACEHOLDERS:
-                cands.add(i)
-            if hay[i] == quote[-1] or hay[i] in PLACEHOLDERS:
-                cands.add(i - n + 1)
-    found = []
-    for s in sorted(c for c in cands if lo <= c <= hi - n):
-        bad = _mismatches(hay, s, quote, allowed, max(1, n // 3))
-        if bad <= allowed:
-            found.append((s, bad))
-    return found
 
 
 def _text(rnd, n, wild_rate):
@@ -75,7 +34,7 @@ def test_find_all_matches_the_plain_search():
         lo = rnd.randint(0, max(0, len(hay) - 1)) if rnd.random() < 0.5 else 0
         hi = rnd.randint(lo, len(hay)) if rnd.random() < 0.5 else None
         fuzzy = rnd.random() < 0.9
-        assert find_all(hay, quote, lo, hi, fuzzy) == _find_all_plain(hay, quote, lo, hi, fuzzy), \
+        assert find_all(hay, quote, lo, hi, fuzzy) == find_all_plain(hay, quote, lo, hi, fuzzy), \
             (hay, quote, lo, hi, fuzzy)
 
 
@@ -103,7 +62,7 @@ def _locate_plain(stream, qs, lo, hi, fuzzy):
     """locate with one quote as first written: every occurrence listed, the best picked by
     (mismatches, not at a piece start, position); the span as comparable values."""
     hi = len(stream.chars) if hi is None else hi
-    starts = _find_all_plain(stream.chars, qs[0], lo, hi, fuzzy)
+    starts = find_all_plain(stream.chars, qs[0], lo, hi, fuzzy)
     if not starts:
         return None
     s, bad = min(starts, key=lambda st: (st[1], not stream.at_piece_start(st[0]), st[0]))

@@ -170,3 +170,19 @@ def test_a_jing_quoted_by_another_shu_of_the_juan_ends_the_zhu(tmp_path):
     assert zhu[:3] == ["尊不二也", "为有教使", "为其不欲与己并行"]
     cut = [b for b in report.boundaries if b.kind == "zhu|jing"]
     assert [b.method for b in cut] == ["quote", "quote"]
+
+
+def test_a_zhu_citing_a_commentary_by_name_is_one_zhu(tmp_path):
+    """The bare 注 opens a 注; `杜子春注云` inside a 注 is the 注 citing a commentary by name (X's
+    commentary says), the word 注 of its text: the 注 goes on, no 經 is cut out of it. Right
+    after a 經, 注云 is the marker of a 注 that quotes its text (云X者), and 注曰 a marker too (a
+    注 on the 經's 曰: `注曰辞也`)."""
+    src = tmp_path / "zhouli_juan1.txt"
+    src.write_text("钦定四库全书\n周礼注疏卷一\n汉郑氏注　唐陆德明音义　贾公彦疏\n天官冢宰第一\n"
+                   "　　惟王建国注建立也杜子春注云国谓城郭也疏【惟王建国者释曰言建国者谓立国也】\n"
+                   "　　祝辞曰哀子某注曰辞也某名也疏【祝辞曰者释曰此告神之辞也】\n"
+                   "　　传曰君子子者贵人之子也注云君子子者则父在也疏【传曰至子也释曰此传释君子子】\n",
+                   encoding="utf-8")
+    root = etree.fromstring(convert_file(str(src))[0])
+    assert layer_lines(root, "zhu") == ["建立也杜子春注云国谓城郭也", "曰辞也某名也", "云君子子者则父在也"]
+    assert layer_lines(root, "jing") == ["惟王建国", "祝辞曰哀子某", "传曰君子子者贵人之子也"]

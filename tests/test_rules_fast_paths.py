@@ -2,14 +2,14 @@
 
 ZS-SHU-001 compares a first … last lemma with the edges of its span only, and rejects a single
 quote at once when the span is several times its length; ZS-YINYI-001 takes a head the text
-holds as it stands. Each must agree with anchoring.agrees and anchoring.matches on every text,
+holds as it stands. Each must agree with matching.agrees and matching.matches on every text,
 including the abbreviations (以下, 云云) and punctuation that squeezing drops.
 """
 import random
 
 from test_matching import random_texts
 
-from pipeline.readers.zhushu.anchoring import agrees, matches, squeeze
+from pipeline.matching import agrees, matches, squeeze
 from pipeline.validate.rules import _agrees
 
 ALPHABET = "甲乙以已下云，。“”　?"

@@ -1,4 +1,4 @@
-"""The 四庫 疏's quotes beyond `X者` of its own layer (anchoring._anchor_part): the 經 part
+"""The 四庫 疏's quotes beyond `X者` of its own layer (quote_anchoring._anchor_part): the 經 part
 quoting the 注 (釋曰云X者 with X the 注's words), two-character quotes where the 疏's phrasing
 marks them (云XX者, 釋曰XX者, the office a 敘官 疏 names), and none by chance (釋曰此六者). The
 same 卷, written for the purpose, in the plain-text layout and as Kanripo prints it."""

@@ -1,34 +1,23 @@
 """Short cuts taken for speed agree with the plain versions they replace, on random texts.
 
-squeeze skips the substitution for a text of letters only, and removes the punctuation of a long
-one by str.replace; the 疏 paragraphs are scanned for
-sub-lemma quotes once, and the segmenter's 經 / 注 phrases are read off that scan; the 義疏
-sniff counts its labels over the lines the reader reads, and the reader cuts at the glued labels
-the sniff found; the Viterbi step reads a table by label.
+The 疏 paragraphs are scanned for sub-lemma quotes once, and the segmenter's 經 / 注 phrases are
+read off that scan; the 義疏 sniff counts its labels over the lines the reader reads, and the
+reader cuts at the glued labels the sniff found.
 """
 import random
 
 from test_matching import random_texts
 
 from pipeline.chars import Q_CLOSE, Q_OPEN, QUOTE_MARKS
+from pipeline.matching import squeeze
 from pipeline.model import Para, Pos
 from pipeline.readers import sniffing
 from pipeline.readers.yishu import reader as yishu
 from pipeline.readers.yishu import smallnotes
 from pipeline.readers.yishu.attribution import ATTRIBUTION
-from pipeline.readers.zhushu.anchoring import _SKIP, _SKIP_RUN, _SUB, squeeze, sub_quotes
-from pipeline.readers.zhushu.segment import _INTO, _TRANS, _is_phrase
+from pipeline.readers.zhushu.lemmas import _SUB, sub_quotes
+from pipeline.readers.zhushu.evidence import _is_phrase
 from pipeline.readers.zhushu.shu import SubQuotes
-
-
-def test_no_skipped_character_is_a_letter():
-    assert not any(c.isalpha() for c in _SKIP)
-
-
-def test_squeeze_is_the_substitution():
-    texts = random_texts(21, "之也，。 　“”□?▯甲ab·…", 12) + random_texts(25, "之也，。 　“”□甲", 600, 300)
-    for t in texts + ["", "大凡", "大，凡", "?", "ab", "之，" * 150]:
-        assert squeeze(t) == _SKIP_RUN.sub("", t), t
 
 
 # The patterns the sub-lemma scans used before they were one scan.
@@ -73,10 +62,6 @@ def test_yishu_sniff_counts_as_its_own_split():
         t = "".join(rnd.choice(pieces) for _ in range(rnd.randint(0, 30)))
         assert yishu.sniff(t) == _sniff_plain(t), repr(t)
         assert len(sniffing.nonblank_lines(t)) == sum(1 for l in t.split("\n") if l.strip())
-
-
-def test_viterbi_steps_read_the_transition_table():
-    assert {(p, lab): t for lab, row in _INTO.items() for p, t in row.items()} == _TRANS
 
 
 def test_glued_labels_of_a_line_found_once_as_in_any_part_of_it():

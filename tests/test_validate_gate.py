@@ -165,7 +165,7 @@ def test_validate_loads_no_converter_and_no_renderer():
              "from pipeline.cli import main\n"
              "sys.argv = ['zhushu', 'validate', sys.argv[1]]\n"
              "try:\n    main()\nexcept SystemExit as e:\n    code = e.code\n"
-             "heavy = ('pipeline.convert', 'pipeline.tei', 'pipeline.render', 'saxonche', 'playwright')\n"
+             "heavy = ('pipeline.convert', 'pipeline.tei', 'pipeline.render', 'pipeline.readers', 'saxonche', 'playwright')\n"
              "print(code, sorted(m for m in heavy if m in sys.modules))\n")
     out = subprocess.run([sys.executable, "-c", probe, str(INVALID / "valid.xml")], cwd=ROOT,
                          capture_output=True, text=True, check=True).stdout.split("\n")[-2]

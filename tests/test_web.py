@@ -8,7 +8,7 @@ import pathlib
 
 import pytest
 
-from pipeline.readers.zhushu.anchoring import agrees
+from pipeline.matching import agrees
 from pipeline.render import render_html
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]

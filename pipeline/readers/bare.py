@@ -170,7 +170,7 @@ _MIN_CHARS = 200
 
 
 def read(src: Source, report: Report):
-    b = Builder(src, report, NAME, _no_segment, _no_continuation)
+    b = Builder(src, report, NAME)
     # No 注 to attribute: a work named is known enough, in works.tsv or not (Kanripo has tls
     # editions of many works); only a text naming none is reported.
     b.work_known = bool(b.work)

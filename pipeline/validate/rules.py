@@ -15,7 +15,7 @@ from lxml import etree
 
 from pipeline.chars import PUNCTUATION, UNUSUAL, WHITESPACE, glyph_kind
 from pipeline.constants import TEI, XML_ID
-from pipeline.readers.zhushu.anchoring import ABBREVIATED, agrees, matches, squeeze
+from pipeline.matching import ABBREVIATED, agrees, matches, squeeze
 from pipeline.validate.spans import Spans
 
 POINTERS = ("target", "targetEnd", "corresp", "ref", "resp", "facs")

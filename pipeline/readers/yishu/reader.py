@@ -131,7 +131,7 @@ def furniture_kind(s: str) -> str | None:
 
 
 def read(src: Source, report: Report):
-    b = Builder(src, report, NAME, segment=lambda *a: [], continues=lambda *a: False)
+    b = Builder(src, report, NAME)
     lines = lines_of(src.text)
     p = _Reader(b, report, src.text, lines, indented=src.mandoku is not None)
     b.by_closing = any(CLOSING.match(p.stripped[n]) for n in p.content)

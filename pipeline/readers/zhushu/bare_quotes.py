@@ -290,7 +290,7 @@ class QuotedClauses:
     in a run a note ends, mostly the 注 repeating the 經's words, so it is not used there."""
 
     CLAUSE_MIN = 4       # three characters before 者 recur by chance across a 卷's 疏
-    CLAUSE_MAX = 15
+    CLAUSE_MAX = 15      # a clause, not a sentence: the set grows by this many strings a 者
 
     def __init__(self, shu_texts: list[str]):
         self.clauses: set[str] = set()

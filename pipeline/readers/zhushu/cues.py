@@ -5,32 +5,35 @@ weight, and the weights become the confidence the report gives the boundary.
 from __future__ import annotations
 
 import math
-import operator
 import re
 from collections import Counter
-from itertools import chain
 
 from pipeline.chars import Q_CLOSE, Q_OPEN, QUOTE_MARKS
 
+# The weights are on the scale of labelling's transitions: entering a 注 after a 經 costs
+# OPENS_ZHU, so a cue of that weight or more opens a 注 by itself, a weaker one only with other
+# evidence (a sub-lemma of the 注 in the sentence). The weights were set by hand from how
+# exclusively each opener belongs to 鄭玄's 注 (no measurement tuned them).
+OPENS_ZHU = 2.5
 # How 鄭玄's 注 opens, strongest first: (pattern at the start of a sentence, weight).
 ZHU_OPENERS: tuple[tuple[re.Pattern, float], ...] = tuple((re.compile(p), w) for p, w in (
+    # an earlier commentator quoted by name: only the 注 cites them so
     (r"^(?:郑司农|鄭司農|司农|司農|郑大夫|鄭大夫|杜子春|郑众|鄭眾)云", 4.0),
+    # 鄭玄 in his own name (玄謂), or on the text's variants (故書, 今文, 古文): the 注's alone
     (r"^(?:玄谓|玄謂|故书|故書|今文|古文)", 4.0),
+    # a quoted word read as another (“X”讀為): the reading formula, the quotation marks surer
     (r"^" + Q_OPEN + "[^" + QUOTE_MARKS + "]{1,4}" + Q_CLOSE + "(?:读|讀|当|當|或)(?:为|為|如)", 3.5),
+    # the formulas of reading and glossing a word: X讀為 / X當為 / X猶Y也 / X之言Y也
     (r"^[^，。" + QUOTE_MARKS + "]{1,4}(?:读|讀)(?:为|為|如)", 3.0),
     (r"^[^，。" + QUOTE_MARKS + "]{1,4}(?:当|當)为", 3.0),
     (r"^[^，。" + QUOTE_MARKS + "]{1,4}(?:犹|猶)[^，。]{1,6}也", 3.0),
     (r"^[^，。" + QUOTE_MARKS + "]{1,4}之言[^，。]{1,6}也", 3.0),
-    (r"^(?:谓|謂)", 2.5),
+    # 謂 ("it means"): the 注's commonest explanation, enough alone
+    (r"^(?:谓|謂)", OPENS_ZHU),
+    # 言 ("it says") and 此 ("this") open a 注's paraphrase, but 經 sentences too: not alone
     (r"^言", 2.0),
     (r"^此", 1.0),
 ))
-# The openers as one alternation, tried once per sentence instead of once per opener: at the
-# same position the alternatives are tried in order, so the first that matches is the first
-# opener of the list that matches (each is wrapped in a group, the only capturing ones, so
-# lastindex names it).
-_OPENER = re.compile("|".join(f"({pat.pattern})" for pat, _ in ZHU_OPENERS))
-_OPENER_WEIGHTS = (0.0,) + tuple(w for _, w in ZHU_OPENERS)
 # 鄭玄's commonest opening: a word just read in the 經, a comma, and its sense (傧，进之也).
 _DEFINITION = re.compile(r"^([^，。、《》" + QUOTE_MARKS + r"]{1,4})，([^。]*)")
 
@@ -45,14 +48,23 @@ YINYI_GLOSS = re.compile(
 
 def zhu_score(sentence: str, jing_before: str) -> float:
     """How strongly a sentence reads as the opening of a 注, given the 經 text just before it."""
-    m = _OPENER.match(sentence)
-    best = _OPENER_WEIGHTS[m.lastindex] if m else 0.0
+    best = next((w for pattern, w in ZHU_OPENERS if pattern.match(sentence)), 0.0)
     m = _DEFINITION.match(sentence)
     if m and m.group(1) in jing_before:
-        rest = m.group(2)
-        w = 3.0 if rest.endswith("也") or rest.startswith(("谓", "謂", "犹", "猶")) else 1.5
-        best = max(best, w)
+        best = max(best, definition_weight(m.group(2)))
     return best
+
+
+# 鄭玄's commonest opening, a word of the 經 and its sense: worth opening a 注 alone when the
+# sense reads as a gloss (ends on 也, or opens 謂 / 猶: 傧，进之也), half that otherwise (a word
+# and a comma may be the 經's own sentence going on).
+DEFINITION_GLOSS, DEFINITION = 3.0, 1.5
+
+
+def definition_weight(sense: str) -> float:
+    """The weight of `X，sense` after a 經 that holds X."""
+    return DEFINITION_GLOSS if sense.endswith("也") or sense.startswith(("谓", "謂", "犹", "猶")) \
+        else DEFINITION
 
 
 def is_gloss(sentence: str) -> bool:
@@ -83,11 +95,9 @@ class LayerModel:
         self.v = len(alphabet) + 1
         for name, runs in (("jing", jing), ("zhu", zhu)):
             uni = Counter("".join(runs))
-            bi = Counter(chain.from_iterable(map(operator.add, r, r[1:]) for r in runs))
+            bi = Counter(r[i:i + 2] for r in runs for i in range(len(r) - 1))
             ctx = Counter("".join(r[:-1] for r in runs))     # each character a bigram opens
             self.layers[name] = (uni, bi, ctx, sum(uni.values()))
-        # prev + c → (_logp as 注, as 經): the runs of a 卷 repeat their bigrams
-        self._logps: dict[str, tuple[float, float]] = {}
         self.zhu_length = LogNormal.of([len(r) for r in zhu if r])
 
     # Characters of each layer the statistics must have seen to overrule a printed mark: a
@@ -132,13 +142,9 @@ class LayerModel:
     def gains(self, text: str) -> list[float]:
         """gain[c]: log P(text[:c] as 注) − log P(text[:c] as 經)."""
         gain = [0.0]
-        logps = self._logps
         for i, ch in enumerate(text):
             prev = text[i - 1] if i else ""
-            lp = logps.get(prev + ch)
-            if lp is None:
-                lp = logps[prev + ch] = (self._logp("zhu", prev, ch), self._logp("jing", prev, ch))
-            gain.append(gain[-1] + lp[0] - lp[1])
+            gain.append(gain[-1] + self._logp("zhu", prev, ch) - self._logp("jing", prev, ch))
         return gain
 
     def best_cut(self, text: str, lo: int, hi: int, quote: int | None = None) -> tuple[int, float, float]:

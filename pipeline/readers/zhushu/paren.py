@@ -23,7 +23,7 @@ from pipeline import persons
 from pipeline.chars import NUMERALS, WHITESPACE_CHARS as _WS
 from pipeline.model import MARK, XIAOZHU, YINYI, Div, Fw, Head, Piece, Pos, Prose, SmallNote, Unit
 from pipeline.readers import common, sniffing
-from pipeline.readers.common import Builder, RawLine
+from pipeline.readers.zhushu.grammar import RawLine, ZhushuBuilder as Builder
 from pipeline.readers.zhushu import pieces
 from pipeline.report import Report
 from pipeline.sources.decoding import Source

@@ -14,7 +14,7 @@ import re
 from pipeline.chars import Q_OPEN
 from pipeline.model import Unit
 from pipeline.readers import common, sniffing
-from pipeline.readers.common import Builder, RawLine, located
+from pipeline.readers.zhushu.grammar import RawLine, ZhushuBuilder, located
 from pipeline.readers.zhushu.segment import segment as segment_group
 from pipeline.report import Report
 from pipeline.sources.decoding import Source
@@ -49,12 +49,12 @@ def continues(unit: list[RawLine], s: str) -> bool:
     return False                                # one line, one paragraph
 
 
-def segment(raw_units: list[list[RawLine]], shus, b: Builder) -> list[Unit]:
+def segment(raw_units: list[list[RawLine]], shus, b: ZhushuBuilder) -> list[Unit]:
     lines = located(raw_units)
     return segment_group(lines, shus, b.zhu_resp, b.report)
 
 
 def read(src: Source, report: Report):
-    b = Builder(src, report, NAME, segment, continues)
+    b = ZhushuBuilder(src, report, NAME, segment, continues)
     b.feed(src.text)
     return b.finish()

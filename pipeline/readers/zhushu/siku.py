@@ -19,10 +19,11 @@ from pipeline.chars import WHITESPACE, WHITESPACE_CHARS as _WS
 from pipeline.constants import SIKU_HEADER
 from pipeline.model import MARK, XIAOZHU, YINYI, Fw, Pos, Prose, SmallNote, Unit
 from pipeline.readers import common, kaozheng, pian
-from pipeline.readers.common import CHAPTER, Builder, RawLine, juan_line, located
+from pipeline.readers.common import CHAPTER, juan_line
 from pipeline.readers.yishu import reader as yishu
 from pipeline.readers.zhushu import bare_quotes, cues, pieces
-from pipeline.readers.zhushu.segment import SCORE, ZHU_OPEN, B
+from pipeline.readers.zhushu.grammar import RawLine, ZhushuBuilder, located
+from pipeline.readers.zhushu.labelling import SCORE, ZHU_OPEN, B
 from pipeline.readers.zhushu.segment import segment as segment_group
 from pipeline.readers.zhushu.shu import OPENER
 from pipeline.report import Report
@@ -41,6 +42,7 @@ RESPONSIBILITY = re.compile(rf"^{_ROLE}(?:[\s　]+{_ROLE})+$")
 # 疏 also printed 䟽.
 _YINYI = re.compile(r"(音义|音義)(?:【([^【】]*)】|\(([^()]*)\))")
 _SHU = re.compile(r"(疏|䟽)(?:【([^【】]*)】|\(([^()]*)\))")
+# The bare 注 that opens a 注, printed right before the 注's text (see zhu_markers).
 _ZHU_MARK = re.compile(r"[注註]")
 # The edition's misprints of 疏 before a 疏 (kanripo.md §0 rule 10): `注(釋曰…`, `蔬(正義曰…`.
 # Only where the note opens in the 疏's own voice (13: 釋曰, 正義曰, or 注釋曰/注正義曰 where
@@ -56,15 +58,25 @@ _NOTE_START = re.compile(r"(?:音義|音义|疏|䟽)?\(")
 _TITLE_NOTE = re.compile(r"(音義|音义|疏|䟽)?\(([^()]*)\)")
 
 
+# How sure the sniffers are. Inline 疏【…】 with next to no punctuation (at most one mark in
+# PUNCTUATED characters: a punctuated e-text has one a sentence) is this layout: BASE; the
+# 四庫's header line adds HEADER_BONUS, and each inline note a share up to NOTES_BONUS (a text
+# of NOTES_FULL notes is surely one), so a long 四庫 text outweighs any other reader's guess.
+PUNCTUATED = 200
+BASE, HEADER_BONUS, NOTES_BONUS, NOTES_FULL = 0.5, 0.3, 0.2, 50
+# Kanripo's 四庫 has no header line to go by: its notes alone, to certainty at MANDOKU_FULL.
+MANDOKU_FULL = 40
+
+
 def sniff(text: str) -> tuple[float, str]:
     head = text[:2000]
     shu = len(_SHU.findall(text))
     yinyi = len(_YINYI.findall(text))
     siku = bool(re.search(SIKU_HEADER, head))
     punct = text.count("，") + text.count("。")
-    if not shu or punct > len(text) // 200:
+    if not shu or punct > len(text) // PUNCTUATED:
         return 0.0, f"{shu} 疏【…】, {punct} punctuation marks"
-    return min(1.0, 0.5 + 0.3 * siku + min(0.2, (shu + yinyi) / 50)), \
+    return min(1.0, BASE + HEADER_BONUS * siku + min(NOTES_BONUS, (shu + yinyi) / NOTES_FULL)), \
         f"{shu} inline 疏【…】 and {yinyi} 音义【…】, unpunctuated" + (", 钦定四库全书" if siku else "")
 
 
@@ -84,7 +96,7 @@ def sniff_mandoku(doc) -> tuple[float, str]:
     cats = yishu.category_lines(doc)
     if cats > shu + yinyi:                   # a 義疏 quoting a 疏 now and then
         return 0.0, f"{cats} lines open with a 義疏 category, more than its {shu + yinyi} notes"
-    return min(1.0, 0.5 + (shu + yinyi) / 40), f"{shu} 疏(…) and {yinyi} 音義(…) notes, {zhu} 注 marks"
+    return min(1.0, BASE + (shu + yinyi) / MANDOKU_FULL), f"{shu} 疏(…) and {yinyi} 音義(…) notes, {zhu} 注 marks"
 
 
 def paragraphs(lines) -> list:
@@ -177,13 +189,28 @@ def marks(text: str, circle_is_text: bool = False) -> list[tuple[int, int, str]]
         out += [(a, m.end(1), MARK), (m.end(1), m.end(1) + 1, B), (m.start(inner), m.end(inner), YINYI),
                 (b - 1, b, B)]
         taken.append((a, b))
-    for m in _ZHU_MARK.finditer(text):
-        if m.start() > 0 and not any(a <= m.start() < b for a, b in taken):
-            out += [(m.start(), m.end(), MARK), (m.end(), m.end(), ZHU_OPEN)]
+    candidates = [m.start() for m in _ZHU_MARK.finditer(text)
+                  if m.start() > 0 and not any(a <= m.start() < b for a, b in taken)]
+    for i in zhu_markers(text, candidates, [m.span() for m in _ANY_NOTE.finditer(text)]):
+        out += [(i, i + 1, MARK), (i + 1, i + 1, ZHU_OPEN)]
     return out
 
 
-def segment(raw_units: list[list[RawLine]], shus, b: Builder) -> list[Unit]:
+def zhu_markers(text: str, candidates: list[int], notes: list[tuple[int, int]] = ()) -> list[int]:
+    """Which of the 注 (註) at `candidates` are bare 注 markers: all but one followed by 云 after
+    a marker with no note between. Inside a 注, `X注云` is the 注 citing a commentary by name
+    (杜子春注云, 彼注云: X's commentary says), the word of its text; right after a 經 (the first
+    marker after a note) 注云 opens a 注 that quotes its text (喪服: 注云君子子者則父在也, 鄭玄 on
+    the 傳's words)."""
+    out: list[int] = []
+    for i in candidates:
+        if out and text.startswith("云", i + 1) and not any(out[-1] < a < i for a, _ in notes):
+            continue
+        out.append(i)
+    return out
+
+
+def segment(raw_units: list[list[RawLine]], shus, b: ZhushuBuilder) -> list[Unit]:
     lines = located(raw_units)
     circle_is_text = "○" not in b.src.delimiters
     return segment_group(lines, shus, b.zhu_resp, b.report,
@@ -208,7 +235,8 @@ def layer_model(text: str) -> cues.LayerModel:
         s = raw.strip(_WS)
         chunks = _ANY_NOTE.split(s)
         for k, chunk in enumerate(chunks):
-            runs = _ZHU_MARK.split(chunk)
+            cuts = zhu_markers(chunk, [m.start() for m in _ZHU_MARK.finditer(chunk)])
+            runs = [chunk[a:b] for a, b in zip([0] + [c + 1 for c in cuts], cuts + [len(chunk)])]
             if runs[0]:
                 jing.append(runs[0])
             if len(runs) == 2 and runs[1] and k + 1 < len(chunks):
@@ -223,7 +251,7 @@ def quoted_clauses(text: str) -> bare_quotes.QuotedClauses:
 
 
 def read(src: Source, report: Report):
-    b = Builder(src, report, NAME, segment, continues)
+    b = ZhushuBuilder(src, report, NAME, segment, continues)
     b.layer_model = layer_model(src.text)
     b.quoted_clauses = quoted_clauses(src.text)
     b.bare_lemmas = True
@@ -275,7 +303,7 @@ def _title_line(raw: str, s: str) -> bool:
     return raw.startswith("\u3000") and "(" not in s and len(s) <= 16
 
 
-def _line(b: Builder, n: int, col: int, s: str) -> None:
+def _line(b: ZhushuBuilder, n: int, col: int, s: str) -> None:
     """A paragraph line: its 經/注/音義 text is a unit, each 疏【…】 in it a 疏 block."""
     _body(b, _printed(b, n, col, s))
 
@@ -287,7 +315,7 @@ def _line(b: Builder, n: int, col: int, s: str) -> None:
 _OPENING_NOTE = re.compile(r"\(([^()]*)\)")
 
 
-def _body(b: Builder, loc: Located) -> None:
+def _body(b: ZhushuBuilder, loc: Located) -> None:
     """_line on a paragraph's printed text (what a title's notes leave of it too)."""
     text = loc.text
     at = 0
@@ -310,7 +338,7 @@ def _body(b: Builder, loc: Located) -> None:
         b.unit_runs(_runs(loc.slice(at, len(text))))
 
 
-def _printed(b: Builder, n: int, col: int, s: str) -> Located:
+def _printed(b: ZhushuBuilder, n: int, col: int, s: str) -> Located:
     """A paragraph's text as it is printed, whitespace left out and, in a Kanripo source, a
     note continued after a gap made one note: `疏(…曲禮曲)　(見其進…)` (0028_008:325) prints
     the 疏 in two groups of columns with blank cells between, one note as a line-initial `(`
@@ -330,7 +358,7 @@ def _runs(loc: Located) -> list[RawLine]:
     return [(start.line, start.col, part) for part, start in zip(loc.parts, loc.starts)]
 
 
-def _pian(b: Builder, n: int, col: int, s: str) -> None:
+def _pian(b: ZhushuBuilder, n: int, col: int, s: str) -> None:
     """The 篇 title at the top of a 卷, with the notes printed on it: `天官冢宰下音義(…)`,
     `冬官考工記第六音義(…)疏(…)`. The title is the section's head; a <head> holds no note, so
     a 音義 on it stands right after the head (as the front matter's title notes do), and a 疏
@@ -360,7 +388,7 @@ def _pian(b: Builder, n: int, col: int, s: str) -> None:
         _body(b, loc.slice(at, len(text)))
 
 
-def _commentators(b: Builder, line: str) -> None:
+def _commentators(b: ZhushuBuilder, line: str) -> None:
     """汉郑氏注　唐陆德明音义　孔颖达疏: who wrote the 注 and the 疏 of this text."""
     for part in re.split(rf"[{_WS}]+", line):
         pid = persons.named_in(part)
