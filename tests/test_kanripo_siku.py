@@ -368,3 +368,16 @@ def test_a_zhu_citing_a_commentary_by_name_is_one_zhu(tmp_path):
     assert not report.errors
     assert [text_of(z) for z in xp(root, "//t:note[@type='zhu']")] == ["仲子魯同姓也鄭注云檀弓魯人之知禮者也"]
     assert "".join(text_of(s) for s in xp(root, "//t:ab[@type='jing']/t:seg")) == "公儀仲子之喪檀弓免焉"
+
+
+def test_a_circle_inside_a_shu_note_is_printed_text_kept_where_it_stands(tmp_path):
+    """In a Kanripo file ○ is a character of the edition, not markup: inside a 疏 note it still
+    separates the 疏's sections (注X至Y opens the 注 part), and stays in the text, closing the
+    paragraph before it or opening the one after a lemma."""
+    root, report = liji_juan(tmp_path, 46, "四十六", "祭法第二十三",
+                             "大凡生於天地之間者皆曰命注生時形體異可同名¶\n"
+                             "疏(大凡至曰命正義曰此論人死○注生時至同名○正義曰形體既異)¶\n")
+    assert not report.errors, report.errors
+    shu = xp(root, "//t:note[@type='shu']")
+    assert [s.get("target") for s in shu] == ["#u1.j1", "#u1.z1"]
+    assert [text_of(p) for s in shu for p in xp(s, "t:p")] == ["正義曰此論人死○", "○正義曰形體既異"]

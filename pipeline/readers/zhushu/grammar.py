@@ -151,7 +151,8 @@ class ZhushuBuilder(Builder):
             return
         if not self.shu_loc.text:
             self.report.warn("ZS-CONV-EMPTY-SHU", "[疏] with no text", self.shu_mark_pos)
-        shus = parse_block(self.shu_loc, self.shu_mark, self.shu_mark_pos, self.bare_lemmas) \
+        shus = parse_block(self.shu_loc, self.shu_mark, self.shu_mark_pos, self.bare_lemmas,
+                           circles_are_text="○" not in self.src.delimiters) \
             if self.shu_loc.text else \
             [Shu(None, [], self.shu_mark_pos, mark=self.shu_mark)]
         for s in shus:

@@ -95,21 +95,23 @@ def opens_body(text: str) -> bool:
     return bool(_OPENS_BODY.match(text))
 
 
-def parse_block(loc: Located, mark: str, mark_pos: Pos | None, bare: bool = False) -> list[Shu]:
+def parse_block(loc: Located, mark: str, mark_pos: Pos | None, bare: bool = False,
+                circles_are_text: bool = False) -> list[Shu]:
     """Sections of one 疏 block (the text after `[疏]`, joined over its lines). `bare`: the text
-    is unpunctuated, so lemmas are X至Y without quotation marks."""
+    is unpunctuated, so lemmas are X至Y without quotation marks; `circles_are_text`: its ○
+    are printed characters, kept in the paragraphs (see _paras)."""
     text = loc.text
     cuts = list(_sections(text, BARE_SECTION if bare else SECTION))
     sections: list[Shu] = []
     if not cuts or cuts[0].start() > 0:
         end = cuts[0].start() if cuts else len(text)
-        shu = Shu(None, _paras(loc, 0, end), mark_pos or loc.pos(0), mark=mark)
+        shu = Shu(None, _paras(loc, 0, end, circles_are_text), mark_pos or loc.pos(0), mark=mark)
         sections.append(shu)
     for i, m in enumerate(cuts):
         end = cuts[i + 1].start() if i + 1 < len(cuts) else len(text)
         quotes = [m.group("q1")] + ([m.group("q2")] if m.group("q2") is not None else [])
         cw = Chuwen(ZHU if m.group("zhu") else JING, quotes, chuwen_tokens(m), loc.pos(m.start()))
-        shu = Shu(cw, _paras(loc, m.end(), end), loc.pos(m.start()),
+        shu = Shu(cw, _paras(loc, m.end(), end, circles_are_text), loc.pos(m.start()),
                   mark=mark if i == 0 and not sections else "")
         sections.append(shu)
     if mark_pos is not None:
@@ -130,7 +132,12 @@ def _sections(text: str, pattern: re.Pattern = SECTION):
             at += 1
 
 
-def _paras(loc: Located, start: int, end: int) -> list[Para]:
+def _paras(loc: Located, start: int, end: int, circles_are_text: bool = False) -> list[Para]:
+    """The paragraphs of text[start:end], one between each ○ and the next. Where ○ is printed
+    text (a Kanripo file: only a note's parentheses are markup) it stays, ending the paragraph
+    before it (or opening the first, when nothing stands before it)."""
+    if circles_are_text:
+        return [Para(loc.text[a:b], loc.pos(a)) for a, b in _kept_circle_spans(loc.text, start, end)]
     out, text, i = [], loc.text, start
     while i < end:
         j = text.find("○", i, end)
@@ -139,6 +146,26 @@ def _paras(loc: Located, start: int, end: int) -> list[Para]:
             out.append(Para(text[i:j], loc.pos(i)))
         i = j + 1
     return out
+
+
+def _kept_circle_spans(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    spans: list[tuple[int, int]] = []
+    opening = None                          # where ○s with no paragraph before them begin
+    i = start
+    while i < end:
+        j = text.find("○", i, end)
+        j = end if j == -1 else j
+        if j > i:
+            spans.append((i if opening is None else opening, min(j + 1, end)))
+            opening = None
+        elif spans:
+            spans[-1] = (spans[-1][0], j + 1)
+        elif opening is None:
+            opening = j
+        i = j + 1
+    if opening is not None:
+        spans.append((opening, end))
+    return spans
 
 
 def resp_for(text: str) -> str | None:
