@@ -1,0 +1,76 @@
+"""What every part of the writer uses to write XML: the namespaces, the header's lxml helper
+`_el`, and, for the body written as text, escaping, attributes and the ids of <g>."""
+from __future__ import annotations
+
+import re
+
+from lxml import etree
+
+from pipeline.chars import SUSPECT
+
+TEI_NS = "http://www.tei-c.org/ns/1.0"
+XML_NS = "http://www.w3.org/XML/1998/namespace"
+XML_ID = f"{{{XML_NS}}}id"
+XML_LANG = f"{{{XML_NS}}}lang"
+T = f"{{{TEI_NS}}}"
+
+# Token kinds → (element, @type). 'text' is plain text.
+INLINE = {
+    "term": ("term", None),
+    "fanqie": ("seg", "fanqie"),
+    "zhiyin": ("seg", "zhiyin"),
+    "ruzi": ("seg", "ruzi"),
+    "mentioned": ("mentioned", None),
+}
+
+_OPEN = {k: f"<{n}>" if t is None else f'<{n} type="{t}">' for k, (n, t) in INLINE.items()}
+_CLOSE = {k: f"</{n}>" for k, (n, _) in INLINE.items()}
+# Characters that may need a <g> (placeholders, private use, U+FFFD, unassigned code points);
+# chars.glyph_kind decides for each one found.
+_SPECIAL = re.compile("[" + SUSPECT + "]")
+# What put must do more than copy: markup characters to escape, and the _SPECIAL ones.
+_ATTENTION = re.compile("[&<>" + SUSPECT + "]")
+
+
+def glyph_id(ch: str) -> str:
+    return f"zs-g{ord(ch):04X}"
+
+
+def _el(parent, tag: str, text: str | None = None, **attrs):
+    e = etree.SubElement(parent, T + tag)
+    for k, v in attrs.items():
+        if v is not None:
+            e.set(XML_ID if k == "xml_id" else k, v)
+    if text is not None:
+        e.text = text
+    return e
+
+
+def _esc(s: str) -> str:
+    if "&" in s or "<" in s or ">" in s:
+        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return s
+
+
+_ATTR_SPECIAL = re.compile('[&<>"]')
+
+
+def _attrs(attrs: dict) -> str:
+    out = []
+    for k, v in attrs.items():
+        if v is not None:
+            if _ATTR_SPECIAL.search(v) is not None:     # values are mostly ids: nothing to escape
+                v = _esc(v).replace('"', "&quot;")
+            out.append(f' {"xml:id" if k == "xml_id" else k}="{v}"')
+    return "".join(out)
+
+
+def _pointing(target, target_end) -> str:
+    """@target and @targetEnd of a note, written directly: they hold ids we made, which need
+    no escaping (the generic _attrs costs more than the rest of a 疏 note)."""
+    out = f' target="#{target.id}"' if target and target.id else ""
+    return out + f' targetEnd="#{target_end.id}"' if target_end and target_end.id else out
+
+
+def _ref(x: str | None) -> str | None:
+    return "#" + x if x else None
