@@ -82,12 +82,7 @@ def join(paragraphs: list[list[Line]]) -> Logical:
                     size -= 1
                     skip += 1
             base = size - skip
-            if line.pages or line.gaiji:
-                events += _events(line, size, base, skip)
-            else:                                        # most lines: the break, then the rows
-                if line.begins:
-                    events.append(Event(size, "lb"))
-                events += [Event(base + off, "row") for off in line.rows]
+            events += _line_events(line, size, base, skip)
             if len(text) > skip:                         # not all left out
                 placed.append((size, base, line))
             piece = text[skip:]
@@ -96,6 +91,16 @@ def join(paragraphs: list[list[Line]]) -> Logical:
         out.append("\n")
         size += 1
     return Logical("".join(out), placed, line_starts, events)     # in text order already
+
+
+def _line_events(line: Line, size: int, base: int, skip: int) -> list[Event]:
+    """_events, in short for the lines that have no page and no gaiji (most): their break,
+    then their rows. That made reading Kanripo sources (parse and join) 1.2 times as fast
+    (issue 15, measured on Kanripo's KR1d0053, old and new alternated)."""
+    if line.pages or line.gaiji:
+        return _events(line, size, base, skip)
+    events = [Event(size, "lb")] if line.begins else []
+    return events + [Event(base + off, "row") for off in line.rows]
 
 
 def _events(line: Line, size: int, base: int, skip: int) -> list[Event]:

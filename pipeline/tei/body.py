@@ -52,7 +52,7 @@ class BodyWriter(NoteWriter):
             return
         self.out.append(head)
         if p.tokens is not None:
-            self.put_tokens(p.tokens, p.text)
+            self.put_tokens(p.tokens)
         else:
             self.put_anchored(p)
         self.out.append("</note>")

@@ -28,7 +28,7 @@ _CLOSE = {k: f"</{n}>" for k, (n, _) in INLINE.items()}
 # Characters that may need a <g> (placeholders, private use, U+FFFD, unassigned code points);
 # chars.glyph_kind decides for each one found.
 _SPECIAL = re.compile("[" + SUSPECT + "]")
-# What put must do more than copy: markup characters to escape, and the _SPECIAL ones.
+# What text must do more than copy: markup characters to escape, and the _SPECIAL ones.
 _ATTENTION = re.compile("[&<>" + SUSPECT + "]")
 
 
@@ -47,29 +47,23 @@ def _el(parent, tag: str, text: str | None = None, **attrs):
 
 
 def _esc(s: str) -> str:
-    if "&" in s or "<" in s or ">" in s:
-        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    return s
-
-
-_ATTR_SPECIAL = re.compile('[&<>"]')
+    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def _attrs(attrs: dict) -> str:
+    """Attributes written in a start tag, `xml_id` as xml:id; those that are None left out."""
     out = []
     for k, v in attrs.items():
         if v is not None:
-            if _ATTR_SPECIAL.search(v) is not None:     # values are mostly ids: nothing to escape
-                v = _esc(v).replace('"', "&quot;")
+            v = _esc(v).replace('"', "&quot;")
             out.append(f' {"xml:id" if k == "xml_id" else k}="{v}"')
     return "".join(out)
 
 
 def _pointing(target, target_end) -> str:
-    """@target and @targetEnd of a note, written directly: they hold ids we made, which need
-    no escaping (the generic _attrs costs more than the rest of a 疏 note)."""
-    out = f' target="#{target.id}"' if target and target.id else ""
-    return out + f' targetEnd="#{target_end.id}"' if target_end and target_end.id else out
+    """@target and @targetEnd of a note that points at a span (from `target` to `target_end`)."""
+    return _attrs(dict(target=_ref(target.id if target else None),
+                       targetEnd=_ref(target_end.id if target_end else None)))
 
 
 def _ref(x: str | None) -> str | None:

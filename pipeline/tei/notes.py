@@ -18,7 +18,7 @@ class NoteWriter(TextWriter):
         resp = f' resp="#{n.resp}"' if n.resp else ""
         self.out.append(f'<note type="{n.kind}"{sub} place="inline" xml:id="{n.id}"{resp}>')
         if n.tokens is not None:
-            self.put_tokens(n.tokens, n.text)
+            self.put_tokens(n.tokens)
         else:
             self.put(n.text)
         self.out.append("</note>")
@@ -39,27 +39,18 @@ class NoteWriter(TextWriter):
         if b.label:
             out.append(f'<label type="category">{self.text(b.label)}</label>')
         for q in b.quotes:
-            resp = f' resp="#{q.resp}"' if q.resp else ""
-            parts = q.parts
-            if len(parts) == 1 and type(parts[0]) is str:      # most quotations: one run of text
-                # name, verb and text checked for escapes and <g> at once: they rarely need any
-                if self.plain(q.who + q.verb + parts[0]):
-                    out.append(self._quote_head(q, resp, str) + parts[0] + "</p>")
-                else:
-                    out.append(self._quote_head(q, resp, self.text) + self.text(parts[0]) + "</p>")
-            else:
-                out.append(self._quote_head(q, resp, self.text))
-                self.parts(parts)
-                out.append("</p>")
+            out.append(self._quote_head(q))
+            self.parts(q.parts)
+            out.append("</p>")
         out.append("</note>\n")
 
-    @staticmethod
-    def _quote_head(q, resp: str, text) -> str:
-        """A quotation's <p> start tag, name and verb; `text` writes the name and the verb."""
+    def _quote_head(self, q) -> str:
+        """A quotation's <p> start tag, name and verb."""
+        resp = f' resp="#{q.resp}"' if q.resp else ""
         if q.who:                           # a placeholder in a name is still a <g>
             ref = f' ref="#{q.resp}"' if q.resp else ""
-            return f'<p xml:id="{q.id}"{resp}><persName{ref}>{text(q.who)}</persName>{text(q.verb)}'
-        return f'<p xml:id="{q.id}"{resp}>{text(q.verb)}'
+            return f'<p xml:id="{q.id}"{resp}><persName{ref}>{self.text(q.who)}</persName>{self.text(q.verb)}'
+        return f'<p xml:id="{q.id}"{resp}>{self.text(q.verb)}'
 
     def shu(self, s: Shu) -> None:
         detached = ' subtype="detached"' if s.detached else ""
@@ -82,7 +73,7 @@ class NoteWriter(TextWriter):
     def sublemma(self, para) -> None:
         """A paragraph that opens with a sub-lemma: a note of its own, pointing at the span."""
         sub, out, s = para.sub, self.out, para.text
-        text = self._slicer(s)
+        text = self.text
         out.append(f'<note type="{SHU}" subtype="sublemma" xml:id="{sub.id}"'
                    f'{_pointing(sub.target, sub.target_end)}><p>')
         pos = 0

@@ -8,7 +8,7 @@ import re
 from pipeline.chars import glyph_kind
 from pipeline.model import Document, Piece, Token
 from pipeline.report import Report
-from pipeline.tei.markup import _ATTENTION, _CLOSE, _OPEN, _SPECIAL, _attrs, _esc, glyph_id
+from pipeline.tei.markup import _CLOSE, _OPEN, _SPECIAL, _attrs, _esc, glyph_id
 from pipeline.tei.place import Placer
 
 
@@ -20,8 +20,7 @@ class TextWriter:
     The attributes of the commonest elements are written straight into their tags: they hold
     our ids, our types and person ids (from the registry, or built from a name in CJK
     characters), none of which needs escaping; _attrs escapes the rest. The commonest
-    elements are written in one string each, and the text of a paragraph or piece that needs
-    no escaping is checked once, not slice by slice."""
+    elements are written in one string each."""
 
     def __init__(self, doc: Document, report: Report | None):
         self.doc, self.report = doc, report
@@ -43,19 +42,7 @@ class TextWriter:
         source's pages and lines placed in it."""
         if self.placer is not None:
             return self.placer.place(text, _esc if literal else self._marked)
-        if literal:
-            return _esc(text)
-        # most text is copied as it is: the check is made here, not in a call
-        return text if _ATTENTION.search(text) is None else self._marked(text)
-
-    def plain(self, text: str) -> bool:
-        """Does `text` go out as it is (nothing to escape, wrap or place)?"""
-        return self.placer is None and _ATTENTION.search(text) is None
-
-    def _slicer(self, whole: str):
-        """What writes the slices of `whole`: `text`, or, when the whole needs nothing, str,
-        which gives a str back as it is (a C call instead of a check per slice)."""
-        return str if self.plain(whole) else self.text
+        return _esc(text) if literal else self._marked(text)
 
     def _marked(self, text: str) -> str:
         text = _esc(text)
@@ -83,17 +70,14 @@ class TextWriter:
             self.out.append(f"<{tag}{a}>{self.text(text)}</{tag}>")
 
     def put_anchored(self, piece: Piece) -> None:
-        out, s, pos = self.out, piece.text, 0
-        text = self._slicer(s)
+        out, text, s, pos = self.out, self.text, piece.text, 0
         for a in piece.anchors:
             out.append(f'{text(s[pos:a.offset])}<anchor xml:id="{a.id}"/>')
             pos = a.offset
         out.append(text(s[pos:]))
 
-    def put_tokens(self, tokens: list[Token], whole: str | None = None) -> None:
-        """`whole`, when given, is the text the tokens concatenate to (a gloss's, a small
-        note's): checked once for what needs escaping or a <g>, not token by token."""
-        out, text = self.out, (self.text if whole is None else self._slicer(whole))
+    def put_tokens(self, tokens: list[Token]) -> None:
+        out, text = self.out, self.text
         for t in tokens:
             if t.kind == "text":
                 out.append(text(t.text))
