@@ -10,7 +10,7 @@ import os
 from pipeline import files
 from pipeline.errors import PipelineError
 from pipeline.model import Volume, Work
-from pipeline.sources import mandoku
+from pipeline.sources import kanripo
 
 
 def plan(pairs: list[tuple[str, str | None]]) -> list[tuple[str, str, list[tuple[str, str]]]]:
@@ -26,7 +26,7 @@ def plan(pairs: list[tuple[str, str | None]]) -> list[tuple[str, str, list[tuple
         out_dirs = {os.path.dirname(os.path.abspath(o)) for _, o in members}
         if not os.path.exists(readme) or len(out_dirs) != 1:
             continue
-        r = mandoku.read_readme(readme)
+        r = kanripo.read_readme(readme)
         wid = _work_id(members, d)
         if r is None or not wid:
             continue
@@ -53,7 +53,7 @@ def work(directory: str, target: str, members: list[tuple[str, str]], converted:
     """The work of a repository: the Readme.org's table of contents, each entry linked to the
     TEI written for its file (`converted`: the sources whose TEI was written); files the
     Readme.org does not list come after, in file order."""
-    r = mandoku.read_readme(os.path.join(directory, "Readme.org")) or mandoku.Readme()
+    r = kanripo.read_readme(os.path.join(directory, "Readme.org")) or kanripo.Readme()
     here = os.path.dirname(target)
     outputs = {os.path.basename(s): os.path.relpath(o, here) for s, o in members if s in converted}
     w = Work(os.path.splitext(os.path.basename(target))[0], r.title, list(r.editions),

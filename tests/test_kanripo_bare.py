@@ -200,7 +200,7 @@ def test_a_line_run_on_over_a_paragraph_break_is_cut_there():
     into the next paragraph, over the blank and # lines (and a page marker) between them.
     The reader cuts it there, the page, gaiji and positions going with the part they are in."""
     from pipeline.readers import bare
-    from pipeline.sources import mandoku
+    from pipeline.sources import mandoku, paragraphs
     text = ("#+TITLE: 禮記\n<pb:KR1d0052_tls_023-1a>¶\n** 23 喪服大記\n\n23.1婦人皆杖。\n\n"
             "# src: LIJI 22.02.04;\n<pb:KR1d0052_tls_023-2a>於&KR0427;命，¶\n")
     doc = mandoku.parse(text, "x.txt")
@@ -214,7 +214,7 @@ def test_a_line_run_on_over_a_paragraph_break_is_cut_there():
     assert [(o, p.key) for o, p in second.pages] == [(0, "023-2a")]
     assert second.gaiji == [(1, "KR0427")] and not first.gaiji
     assert (second.n, second.cols[0][1:]) == (8, (8, 25))
-    logical = mandoku.join(paras)
+    logical = paragraphs.join(paras)
     assert logical.text == "23 喪服大記\n23.1婦人皆杖。\n於\U001001ab命，\n"
     assert [e.at for e in logical.events if e.kind == "lb"] == [0]
     assert logical.source_pos(3, 1) == (8, 25)

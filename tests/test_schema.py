@@ -451,7 +451,7 @@ def test_block_after_nested_section_is_invalid(schema, example):
 # -- everything the writer emits -----------------------------------------------------------------
 
 def writer_document() -> etree._Element:
-    """A document model that takes every branch of pipeline/tei/__init__.py that yields valid TEI."""
+    """A document model that takes every branch of the writer (pipeline/tei/) that yields valid TEI."""
     from pipeline import tei
     from pipeline.model import (JING, QUE, YINYI, ZHU, Chuwen, Div, Document, Head, Meta, Para,
                                 Piece, Pos, Shu, Token, Unit, assign_ids)
@@ -793,7 +793,7 @@ def test_yishu_errors_are_reported_at_the_element(schema, old, new):
 
 
 def writer_yishu_document() -> etree._Element:
-    """A 義疏 document model through pipeline/tei/__init__.py: every new writer branch."""
+    """A 義疏 document model through the writer (pipeline/tei/): every new writer branch."""
     from pipeline import tei
     from pipeline.model import (AN, JING, SHU, TEXTUAL, XIAOZHU, YINYI, Div, Document, Fw, Head,
                                 Meta, Piece, Pos, Quote, SmallNote, Token, Translation, Unit,

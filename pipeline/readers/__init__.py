@@ -52,15 +52,15 @@ def prepare(src, layout: str, report) -> None:
     """Give a Kanripo source the text the layout's reader reads: its printed lines joined into
     that layout's paragraphs, with the events placed and the way back to the file."""
     from pipeline.chars import WHITESPACE
-    from pipeline.sources import mandoku
+    from pipeline.sources import paragraphs
     reader = get(layout)
     if not hasattr(reader, "paragraphs"):
         raise PipelineError(f"the {layout} layout does not read Kanripo files (formats that do: "
                             f"{', '.join(sorted(n for n, m in READERS.items() if hasattr(m, 'paragraphs')))})",
                             src.name, rule="ZS-OPT-001")
-    logical = mandoku.join(reader.paragraphs(src.mandoku.lines))
+    logical = paragraphs.join(reader.paragraphs(src.mandoku.lines))
     # pages after the last printed line (a file ending on a page marker) close the text
-    logical.events += [mandoku.Event(len(logical.text), "pb", p) for p in src.mandoku.trailing_pages]
+    logical.events += [paragraphs.Event(len(logical.text), "pb", p) for p in src.mandoku.trailing_pages]
     src.text = logical.text
     src.events = logical.counted(WHITESPACE | src.delimiters)
     src.locate = report.locate = logical.source_pos

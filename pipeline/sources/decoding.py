@@ -34,7 +34,7 @@ class Source:
                                                    # character, held by its stand-in (chars)
     # A Kanripo (mandoku) source: the markup read (mandoku.Doc), its edition's context
     # (kanripo.Context), and, once a reader has joined its printed lines, the events the TEI
-    # marks (mandoku.Event, counted) and the map from `text` positions back to the file.
+    # marks (paragraphs.Event, counted) and the map from `text` positions back to the file.
     mandoku: object | None = None
     kanripo: object | None = None
     events: list = field(default_factory=list)

@@ -17,6 +17,7 @@ import os
 import re
 from dataclasses import dataclass, field
 
+from pipeline.errors import PipelineError
 from pipeline.sources import mandoku
 
 # Where Kanripo keeps the images of an edition (_data/<ID>/imglist/imginfo.cfg says so).
@@ -38,7 +39,7 @@ class Edition:
     properties: dict = field(default_factory=dict)
     comments: list = field(default_factory=list)          # (line, text)
     pages: list = field(default_factory=list)             # (mandoku.Page, image path or "")
-    gaiji: list = field(default_factory=list)             # mandoku.Gaiji rows used, by id
+    gaiji: list = field(default_factory=list)             # Gaiji rows used, by id
     gaiji_table: str = ""               # where they came from ("" when the table was not found)
     facs_base: str = ""                 # prefix making the image paths absolute URLs
     contents: list = field(default_factory=list)          # Readme.org entries of this file
@@ -60,7 +61,7 @@ def _near(here: str, work_id: str, gaiji, imglist, facs_base) -> "Context":
 
 @dataclass
 class Context:
-    readme: mandoku.Readme | None = None
+    readme: Readme | None = None
     gaiji: dict = field(default_factory=dict)
     gaiji_table: str = ""
     imglist_dir: str | None = None
@@ -77,15 +78,15 @@ class Context:
     def _find(cls, here: str, work_id: str, gaiji: str | None, imglist: str | None,
               facs_base: str) -> "Context":
         readme_path = os.path.join(here, "Readme.org")
-        ctx = cls(mandoku.read_readme(readme_path) if os.path.exists(readme_path) else None,
+        ctx = cls(read_readme(readme_path) if os.path.exists(readme_path) else None,
                   facs_base=facs_base)
-        table = gaiji or mandoku.find_near(here, os.path.join("KR-Gaiji", "charlist.org.txt"))
+        table = gaiji or find_near(here, os.path.join("KR-Gaiji", "charlist.org.txt"))
         if table:
-            ctx.gaiji, ctx.gaiji_table = mandoku.read_gaiji_table(table), table
+            ctx.gaiji, ctx.gaiji_table = read_gaiji_table(table), table
         if imglist:
             ctx.imglist_dir = imglist
         elif re.fullmatch(r"KR\d[a-z]\d{4}", work_id):
-            ctx.imglist_dir = mandoku.find_near(here, os.path.join("_data", work_id, "imglist"))
+            ctx.imglist_dir = find_near(here, os.path.join("_data", work_id, "imglist"))
         return ctx
 
     def gaiji_char(self, gid: str) -> str:
@@ -112,9 +113,100 @@ class Context:
             ed.contents = [c for c in self.readme.contents if c[0] == name]
         images = {}
         if self.imglist_dir and m:
-            images = mandoku.read_imglist(os.path.join(self.imglist_dir, f"{m['id']}_{m['juan']}.txt"))
+            images = read_imglist(os.path.join(self.imglist_dir, f"{m['id']}_{m['juan']}.txt"))
         # a page printed twice (SBCK: two images of one page) is one surface
         seen: set[str] = set()
         ed.pages = [(p, images.get(p.key, "")) for p in pages if not (p.key in seen or seen.add(p.key))]
-        ed.gaiji = [self.gaiji.get(g) or mandoku.Gaiji(g) for g in doc.gaiji_ids()]
+        ed.gaiji = [self.gaiji.get(g) or Gaiji(g) for g in doc.gaiji_ids()]
         return ed
+
+
+# -- the files beside a 卷 file: Readme.org, the gaiji table, the image lists ---------------------
+@dataclass
+class Readme:
+    title: str = ""
+    editions: list[tuple[str, str]] = field(default_factory=list)    # (code, name)
+    contents: list[tuple[str, str, str]] = field(default_factory=list)  # (file, page key, title)
+
+
+_README_LINK = re.compile(r"\[\[file:(?P<file>[^\]:]+)(?:::(?P<page>[^\]]+))?\]\[(?P<title>[^\]]*)\]\]")
+_README_EDITION = re.compile(r"^\s*\|\s*(?P<code>[A-Za-z0-9]+)\s*\|\s*【?(?P<name>[^|】]*)】?\s*\|")
+
+
+def read_readme(path: str) -> Readme | None:
+    """The repository's Readme.org: its title, editions (版本) and table of contents (目次)."""
+    from pipeline import files
+    try:
+        data = files.read_regular(path, 4 * 1024 * 1024)
+    except PipelineError:
+        return None
+    r = Readme()
+    for raw in data.decode("utf-8", "replace").split("\n"):
+        m = mandoku.META.match(raw)
+        if m and m.group("key") == "TITLE":
+            r.title = m.group("value").split(" / ")[0].strip()
+            continue
+        m = _README_EDITION.match(raw)
+        if m:
+            r.editions.append((m.group("code"), m.group("name").strip()))
+            continue
+        m = _README_LINK.search(raw)
+        if m:
+            r.contents.append((m.group("file"), m.group("page") or "", m.group("title")))
+    return r
+
+
+@dataclass
+class Gaiji:
+    """One row of Kanripo's character table (KR-Gaiji/charlist.org.txt)."""
+    id: str
+    form: str = ""           # its character in Unicode (or Kanripo's private character), if any
+    normalized: str = ""     # its normal form: a character, `X?`, `X:4,Y:1`, a formula or IDS
+    image: str = ""          # images/KR0427.png
+
+
+def read_gaiji_table(path: str) -> dict[str, Gaiji]:
+    from pipeline import files
+    table: dict[str, Gaiji] = {}
+    data = files.read_regular(path, 32 * 1024 * 1024)
+    for raw in data.decode("utf-8", "replace").split("\n"):
+        cols = raw.split("\t")
+        if len(cols) < 2 or not re.fullmatch(r"KR\d{4}", cols[0]):
+            continue
+        image = re.search(r"\[\[file:([^\]]+)\]\]", cols[4]) if len(cols) > 4 else None
+        table[cols[0]] = Gaiji(cols[0], cols[2].strip() if len(cols) > 2 else "",
+                               cols[3].strip() if len(cols) > 3 else "",
+                               image.group(1) if image else "")
+    return table
+
+
+def find_near(start: str, *relative: str) -> str | None:
+    """The first of `relative` paths that exists in `start` or one of the directories above it
+    (a Kanripo checkout keeps KR-Gaiji and the _data branch beside the text repositories)."""
+    d = os.path.abspath(start)
+    for _ in range(4):
+        for rel in relative:
+            p = os.path.join(d, rel)
+            if os.path.exists(p):
+                return p
+        parent = os.path.dirname(d)
+        if parent == d:
+            break
+        d = parent
+    return None
+
+
+def read_imglist(path: str) -> dict[str, str]:
+    """page key (003-1a) → image path (WYG0115/WYG0115-0025c.png), for the pages that have one."""
+    from pipeline import files
+    out: dict[str, str] = {}
+    try:
+        data = files.read_regular(path, 16 * 1024 * 1024)
+    except PipelineError:
+        return out
+    for raw in data.decode("utf-8", "replace").split("\n"):
+        cols = raw.split("\t")
+        if len(cols) >= 3 and cols[2].strip() and "missing" not in cols[2]:
+            key = cols[1].split()[-1] if cols[1].strip() else cols[0][:-2]
+            out[key] = cols[2].strip()
+    return out

@@ -108,7 +108,7 @@ def paragraphs(lines) -> list:
     them (考工記's 音義 and 疏 under its title), but not the 經 at the margin after it. In a
     考證 an entry starts at the margin and runs on over the indented lines after it, but an
     indented line after a short one starts a further note of its own (又…, 疏…)."""
-    from pipeline.sources.mandoku import flow
+    from pipeline.sources.paragraphs import flow
     out: list = []
     body: list = []
     head = None

@@ -1,0 +1,103 @@
+"""The notes of the body that are more than a piece of a unit: small-character notes, a 疏
+with its 出文 and sub-lemmas, a 義疏 block with its quotations, a 考證 entry with its
+judgments."""
+from __future__ import annotations
+
+from pipeline.model import AN, SHU, YISHU, Judgment, KaozhengEntry, Shu, SmallNote, YishuBlock
+from pipeline.tei.markup import _pointing
+from pipeline.tei.text import TextWriter
+
+
+class NoteWriter(TextWriter):
+    """Notes, and the runs of text with small notes in them (`parts`) that notes and blocks hold."""
+
+    def small(self, n: SmallNote) -> None:
+        """A small-character note inline: its kind is the note type; a quoted 疏 is a shu note
+        of subtype quoted, credited to its author."""
+        sub = ' subtype="quoted"' if n.kind == SHU else ""
+        resp = f' resp="#{n.resp}"' if n.resp else ""
+        self.out.append(f'<note type="{n.kind}"{sub} place="inline" xml:id="{n.id}"{resp}>')
+        if n.tokens is not None:
+            self.put_tokens(n.tokens)
+        else:
+            self.put(n.text)
+        self.out.append("</note>")
+
+    def parts(self, parts: list) -> None:
+        for part in parts:
+            if isinstance(part, SmallNote):
+                self.small(part)
+            else:
+                self.put(part)
+
+    def yishu(self, b: YishuBlock) -> None:
+        kind = f'type="{AN}"' if b.category == AN else f'type="{YISHU}" subtype="{b.category}"'
+        target = f' target="#{b.target.id}"' if b.target and b.target.id else ""
+        prev = f' prev="#{b.prev.id}"' if b.prev and b.prev.id else ""
+        out = self.out
+        out.append(f'<note {kind} xml:id="{b.id}"{target}{prev}>')
+        if b.label:
+            out.append(f'<label type="category">{self.text(b.label)}</label>')
+        for q in b.quotes:
+            out.append(self._quote_head(q))
+            self.parts(q.parts)
+            out.append("</p>")
+        out.append("</note>\n")
+
+    def _quote_head(self, q) -> str:
+        """A quotation's <p> start tag, name and verb."""
+        resp = f' resp="#{q.resp}"' if q.resp else ""
+        if q.who:                           # a placeholder in a name is still a <g>
+            ref = f' ref="#{q.resp}"' if q.resp else ""
+            return f'<p xml:id="{q.id}"{resp}><persName{ref}>{self.text(q.who)}</persName>{self.text(q.verb)}'
+        return f'<p xml:id="{q.id}"{resp}>{self.text(q.verb)}'
+
+    def shu(self, s: Shu) -> None:
+        detached = ' subtype="detached"' if s.detached else ""
+        resp = f' resp="#{s.resp}"' if s.resp else ""
+        self.out.append(f'<note type="{SHU}"{detached} xml:id="{s.id}"{resp}'
+                        f'{_pointing(s.target, s.target_end)}>')
+        if s.mark:
+            self.el("label", s.mark, type="mark")
+        if s.chuwen:
+            self.out.append('<label type="chuwen">')
+            self.put_tokens(s.chuwen.tokens)
+            self.out.append("</label>")
+        for para in s.paras:
+            if para.sub is None:
+                self.out.append(f"<p>{self.text(para.text)}</p>")
+            else:
+                self.sublemma(para)
+        self.out.append("</note>\n")
+
+    def sublemma(self, para) -> None:
+        """A paragraph that opens with a sub-lemma: a note of its own, pointing at the span."""
+        sub, out, s = para.sub, self.out, para.text
+        text = self.text
+        out.append(f'<note type="{SHU}" subtype="sublemma" xml:id="{sub.id}"'
+                   f'{_pointing(sub.target, sub.target_end)}><p>')
+        pos = 0
+        for a, b in sub.quotes:
+            out.append(f"{text(s[pos:a])}<mentioned>{text(s[a:b])}</mentioned>")
+            pos = b
+        out.append(f"{text(s[pos:])}</p></note>")
+
+    def kaozheng_entry(self, k: KaozhengEntry) -> None:
+        """A 考證 entry: a paragraph opening with the lemma it quotes; each 臣's judgment a
+        note of his, opening with his name."""
+        self.out.append(f'<ab type="kaozheng" xml:id="{k.id}">')
+        if k.lemma:
+            self.out.append(f'<label type="lemma">{self.text(k.lemma)}</label>')
+        for part in k.parts:
+            if isinstance(part, Judgment):
+                resp = f' resp="#{part.resp}"' if part.resp else ""
+                ref = f' ref="#{part.resp}"' if part.resp else ""
+                self.out.append(f'<note type="{AN}" place="inline" xml:id="{part.id}"{resp}>'
+                                f'<persName{ref}>{self.text(part.who)}</persName>{self.text(part.verb)}')
+                self.parts(part.parts)
+                self.out.append("</note>")
+            elif isinstance(part, SmallNote):
+                self.small(part)
+            else:
+                self.put(part)
+        self.out.append("</ab>\n")
