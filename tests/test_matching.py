@@ -13,7 +13,7 @@ from pipeline.readers import sniffing
 from pipeline.readers.yinyi import _GLOSS
 from pipeline.readers.yishu.attribution import ATTRIBUTION, attributions
 from pipeline.readers.yishu.interleave import _Likeness, similarity
-from pipeline.readers.yishu.reader import GLUED_AN
+from pipeline.readers.yishu.lines import GLUED_AN
 from pipeline.readers.zhushu.anchoring import (_SKIP, Stream, _kept_runs, edit_distance, find_all,
                                                prefix_distances, squeeze)
 from pipeline.readers.zhushu.shu import SubQuotes

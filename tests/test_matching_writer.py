@@ -19,8 +19,8 @@ from pipeline.chars import PLACEHOLDERS, WHITESPACE
 from pipeline.model import (JING, MARK, YINYI, ZHU, Anchor, Div, Document, Meta, Piece, Pos, Quote,
                             SmallNote, Token, Unit, YishuBlock, assign_ids)
 from pipeline.readers.yishu import smallnotes
-from pipeline.readers.yishu.reader import (CATALOGUE, GLUED, GLUED_AN, HEADER, SOURCE, _glued_all,
-                                           _Reader, furniture_kind)
+from pipeline.readers.yishu.driver import _Reader
+from pipeline.readers.yishu.lines import CATALOGUE, GLUED, GLUED_AN, HEADER, SOURCE, furniture_kind, glued_all
 from pipeline.tei import INLINE, _Writer, glyph_id
 
 # CJK text with what the writer must escape or wrap, and what the reader cuts at.
@@ -192,7 +192,7 @@ def test_label_search_only_where_it_can_match():
         s = _random_text(rnd, 40)
         if rnd.random() < 0.3:
             s = s.replace("曰", "")
-        assert [m.span() for m in _glued_all(s)] == [m.span() for m in GLUED.finditer(s)]
+        assert [m.span() for m in glued_all(s)] == [m.span() for m in GLUED.finditer(s)]
         if "曰" not in s:
             assert not GLUED.findall(s)
         if "案" not in s and "按" not in s:
