@@ -67,6 +67,18 @@ _WS = "".join(WHITESPACE)
 # A 篇 of the 原目 (曲禮上第一, 喪服第十一○子夏傳) with its notes
 _PIAN = re.compile(rf"^[^()第]{{1,8}}第[{NUMERALS}]+(?=音義|疏|䟽|注|○|$)")
 _FULL = 21                          # cells in a column of the 四庫 leaf (8 columns × 21)
+# The sniffs' scale. A heading is a short first cell (20: under a column) near the margin (a
+# heading stands at most 4 cells in; prose and table rows deeper are passed over). Each kind of
+# front-matter heading seen adds 0.3 to 0.2: two kinds (a 提要 and its 恭校上, a 目録 and a 凡例)
+# make 0.8, three the full score. A file of pages with no text scores 0.5: front matter nobody
+# transcribed, and no other layout has a sign in it. A plain e-text is capped at 0.9: it rarely
+# is front matter only, and a layout with signs of its own takes it.
+_HEAD_CELLS = 20
+_HEAD_INDENT = 4
+_SNIFF_BASE = 0.2
+_PER_KIND = 0.3
+_PAGES_ONLY = 0.5
+_PLAIN_CAP = 0.9
 
 
 # -- Kanripo: sniffing and paragraphs ------------------------------------------------------------
@@ -98,7 +110,7 @@ def _census(lines) -> tuple[set, bool, int]:
         if BA_OPENS.match(head):
             found.add("跋語")
             continue
-        if len(head) > 20 or indent > 4:
+        if len(head) > _HEAD_CELLS or indent > _HEAD_INDENT:
             continue
         first = heading_text(head) if "(" in head else head
         if not _CUE_CHARS.isdisjoint(first):
@@ -115,10 +127,10 @@ def _score(found: set, juan: bool, lines: int) -> tuple[float, str]:
     if juan:
         return 0.0, "a 卷 title line"
     if not lines:
-        return 0.5, "no text, pages only (front matter not transcribed)"
+        return _PAGES_ONLY, "no text, pages only (front matter not transcribed)"
     if not found:
         return 0.0, "no front matter headings"
-    return min(1.0, 0.2 + 0.3 * len(found)), "front matter: " + ", ".join(sorted(found))
+    return min(1.0, _SNIFF_BASE + _PER_KIND * len(found)), "front matter: " + ", ".join(sorted(found))
 
 
 def sniff_mandoku(doc) -> tuple[float, str]:
@@ -142,7 +154,7 @@ def sniff(text: str) -> tuple[float, str]:
     if len(found) < 2:
         return 0.0, f"front matter headings: {len(found)}"
     score, why = _score(found, juan, count)
-    return min(score, 0.9), why
+    return min(score, _PLAIN_CAP), why
 
 
 def paragraphs(lines) -> list:

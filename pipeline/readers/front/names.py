@@ -19,6 +19,9 @@ _VARIANT = ("又字", "一字", "一作", "又")
 # surname there, and a place of three characters stands a cell earlier). Read off the lists of
 # 欽定禮記義疏 (small names) and 欽定儀禮義疏 (full-size names).
 _PLACE_STARTS_SMALL = 7
+# A given name is 1–2 characters, a native place 2–4 (京兆, 河南洛陽): a note of 6 or more is a
+# remark on the list.
+_REMARK_MIN = 6
 _PLACE_ENDS_FULL = 9
 
 
@@ -76,7 +79,7 @@ def _remark(s: str) -> bool:
     """A note that remarks on the list, not a cell of the entry: its words (以上, 今附於此 …),
     or too long for a name or a place and no variant (京兆筠州/一作 is a place and a variant)."""
     s = s.replace(" ", "")
-    return bool(_REMARK_WORDS.search(s)) or (len(s) >= 6 and "一作" not in s and "一字" not in s)
+    return bool(_REMARK_WORDS.search(s)) or (len(s) >= _REMARK_MIN and "一作" not in s and "一字" not in s)
 
 
 _CN = {c: k for k, c in enumerate("〇一二三四五六七八九")}

@@ -35,6 +35,19 @@ TIYAO_OPENS = re.compile(r"^[(（【]臣[)）】]等[謹谨]按")         # (臣
 BA_OPENS = re.compile(r"^[^()（）]{0,8}[(（【]臣[^()（）【】]{0,3}[)）】][^()（）]{0,4}[謹谨]言")
 # An author line under a heading: 唐朝散大夫…臣賈公彥等奉勅撰, 漢鄭氏目録　唐賈公彥疏
 AUTHOR = re.compile(r"^[唐漢宋晉魏隋元明梁陳齊周].*(?:撰|錄|録|疏|注|註|奉|述|音義)$")
+# Lengths that tell a heading or an author line from prose, in characters (notes left out):
+# an author line names a dynasty, offices and a name (唐朝散大夫行太學博士…臣賈公彥等奉勅撰: under
+# 40), and its run-over onto the next column is the verb (勅撰: 4 at most); a heading stands 2
+# cells in at most, is one cell of 16 or fewer (三禮注解傳述人, 周禮正義序考證) with up to two cells
+# of furniture beside it (類, 屬); a dynasty of the 引用姓氏 is 1–3 characters (漢, 三國); a
+# 序 title under 10 (周禮正義序, 序周禮廢興), where prose that ends in 序 runs longer.
+_AUTHOR_MAX = 40
+_AUTHOR_RUN_ON = 4
+_HEADING_INDENT = 2
+_HEADING_MAX = 16
+_HEADING_CELLS = 3
+_DYNASTY_MAX = 3
+_PREFACE_MAX = 10
 _CLOSING_LINE = re.compile(r"^[總总][　 ]*[纂校][　 ]*官")
 
 
@@ -111,14 +124,14 @@ class Scanner:
             return self._then(FW if self.after_fw else TAIL, fw=self.after_fw,
                               closes=not self.after_fw)
         if self.after_head and self.kind in (XU, YUANMU, CHUANSHU) and "(" not in text and (
-                (len(plain) <= 40 and AUTHOR.match(plain)) or
-                (indent == self.resp_indent and len(plain) <= 4)):
+                (len(plain) <= _AUTHOR_MAX and AUTHOR.match(plain)) or
+                (indent == self.resp_indent and len(plain) <= _AUTHOR_RUN_ON)):
             self.resp_indent = indent
             return self._then(RESP, head=True)
         if self.head and plain == self.head and self.kind not in (JUANSHOU, None):
             return self._then(TAIL, closes=True)    # the heading again: the division ends
         # a table names the divisions: there, only a new leaf's heading opens one
-        if indent <= 2 and len(first) <= 16 and len(cells) <= 3 and (
+        if indent <= _HEADING_INDENT and len(first) <= _HEADING_MAX and len(cells) <= _HEADING_CELLS and (
                 self.after_fw or self.kind not in TABLES):
             kind = _heading_kind(first, self.after_fw)
             if kind:
@@ -135,7 +148,7 @@ class Scanner:
         if self.kind == JUANSHOU and (plain == "聖制" or (_GANGLING.match(first) and indent <= 1)):
             self.section, self.started = (SHENGZHI if plain == "聖制" else GANGLING), True
             return self._then(SECTION)
-        if self.kind == XINGSHI and indent >= 1 and "(" not in text and len(plain) <= 3 \
+        if self.kind == XINGSHI and indent >= 1 and "(" not in text and len(plain) <= _DYNASTY_MAX \
                 and not plain.endswith(("氏", "子")):
             self.started = True
             return self._then(SECTION)            # a dynasty
@@ -176,7 +189,7 @@ def _heading_kind(first: str, after_fw: bool) -> str | None:
         return CHUANSHU
     if _JUANSHOU.match(first):
         return JUANSHOU
-    if after_fw and len(first) <= 10 and (first.endswith("序") or first.startswith("序")):
+    if after_fw and len(first) <= _PREFACE_MAX and (first.endswith("序") or first.startswith("序")):
         return XU
     if after_fw and first.startswith("御製"):
         return YUZHI

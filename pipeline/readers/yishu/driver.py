@@ -4,6 +4,8 @@ the report of what the layout did (translation runs that mismatch, copies, repea
 """
 from __future__ import annotations
 
+import re
+
 from pipeline.chars import WHITESPACE
 from pipeline.model import Div, Fw, Pos, Translation, Unit, YishuBlock
 from pipeline.readers import pian
@@ -11,13 +13,22 @@ from pipeline.readers.common import CHAPTER, Builder
 from pipeline.readers.yishu import interleave, smallnotes
 from pipeline.readers.yishu.attribution import Speakers, attributions
 from pipeline.readers.yishu.blocks import Blocks
+from pipeline.readers.yishu.kanripo import TITLE_MAX
 from pipeline.readers.yishu.lines import (CATALOGUE, CLOSING, GLUED_CLOSING, LINE_LABEL, PIAN_LABEL,
                                           Lines, closes_first, furniture_kind, juan_title, opens,
                                           title_key, unnoted)
 from pipeline.report import Report
 
+# A 經 sentence never opens with a particle (之也者矣焉乎哉) or 而: a line that does goes on with
+# the one before; a sentence ends at one of _FINAL.
 _CONTINUES = set("之也者矣焉乎哉而")
 _FINAL = set("。？！」”』】）)")
+# A punctuated edition has a comma or a full stop every ten characters or so, an unpunctuated one
+# (the 四庫 text) only stray ones: one in 200 characters tells them apart with room both ways.
+_PUNCTUATED_EVERY = 200
+# No 經 passage of the 義疏 is shorter than three characters (a sentence or more): a line of
+# one or two after commentary is its rest.
+_SHORTEST_JING = 3
 _WS = "".join(WHITESPACE)
 
 
@@ -43,7 +54,7 @@ class _Reader(Blocks):
         self.layout = layout = interleave.Layout() if indented else \
             interleave.find(lines, self.furniture.keys() | self.headings)
         self.no_jing = False               # in a 卷首 or a 圖 卷: no 經 at the margin (Kanripo)
-        self.punctuated = text.count("，") + text.count("。") > len(text) // 200
+        self.punctuated = text.count("，") + text.count("。") > len(text) // _PUNCTUATED_EVERY
         self.speakers = Speakers(report)
         self.unit: Unit | None = None
         self.block: YishuBlock | None = None
@@ -59,10 +70,8 @@ class _Reader(Blocks):
         self.copied = {r for r, _, _ in layout.copies}     # translated lines that copy their original
         self.content = content = [n for n in lines if not layout.is_translation(n)]
         self.labels = info.labels
-        self.next_is_comment = {}
-        for i, n in enumerate(content):
-            nxt = content[i + 1] if i + 1 < len(content) else None
-            self.next_is_comment[n] = nxt is not None and bool(self.labels[nxt])
+        self.next_content = dict(zip(content, content[1:]))     # content line → the next one
+        self.next_is_comment = {n: bool(self.labels[nxt]) for n, nxt in self.next_content.items()}
 
     def _titles(self) -> None:
         """The titles a Kanripo paragraph is, its notes aside: 卷 titles at the margin (the 圖
@@ -81,7 +90,7 @@ class _Reader(Blocks):
                 under_juan = True
                 continue
             if indented and (CHAPTER.match(title) or pian.title(title) is not None or
-                             under_juan and len(title) <= 20 and not opens(s)):
+                             under_juan and len(title) <= TITLE_MAX and not opens(s)):
                 self.headings.add(n)
                 self.sections.add(n)
             under_juan = False
@@ -98,7 +107,7 @@ class _Reader(Blocks):
         # The line's small notes are blanked once; every cut below falls outside them, so a
         # slice of `masked` is the masked slice of the line.
         masked = self.info.masked(n)
-        closing = GLUED_CLOSING.search(masked) if not self.punctuated and "右记" in masked else None
+        closing = self._glued_closing(n, masked)
         body, body_masked = (s[:closing.start()], masked[:closing.start()]) if closing else (s, masked)
         label = LINE_LABEL.match(body) if closing else self.labels[n]
         if self.indented and not label and ("論" in body[:10] or "论" in body[:10]):
@@ -120,6 +129,23 @@ class _Reader(Blocks):
             self.block = None                      # the closing ends it: nothing extends it after
         self.last_line = n
         self.crossed = False
+
+    def _glued_closing(self, n: int, masked: str) -> re.Match | None:
+        """A 右… closing glued to the end of line n (GLUED_CLOSING) of an unpunctuated plain
+        e-text: punctuated editions and Kanripo's files print their closings on lines of their
+        own (kanripo.paragraphs keeps them apart). A closing ends the commentary on a
+        section: the line holds commentary (it opens with a category or 案, or one is glued in
+        it), and what follows is the next section's 經 — not more commentary, not another
+        closing (入門右即位踊亦當… before 右聘君薨 is a 疏's words)."""
+        if self.punctuated or self.indented or "右" not in masked:
+            return None
+        m = GLUED_CLOSING.search(masked)
+        if m is None or not (self.labels[n] or self.info.glued(n)):
+            return None
+        nxt = self.next_content.get(n)
+        if nxt is not None and (self.labels[nxt] or CLOSING.match(self.stripped[nxt])):
+            return None
+        return m
 
     def _structure(self, n: int, s: str, pos: Pos, kind: str | None) -> None:
         if self.indented and "(" in s:             # a title's note: its parentheses are markup
@@ -180,7 +206,7 @@ class _Reader(Blocks):
             return True
         if self.last is None:
             return False
-        if len(s) <= 2:                            # no 經 sentence is that short
+        if len(s) < _SHORTEST_JING:
             return True
         attr, label = next(attributions(masked), None), self._first_glued(n, masked)
         if attr and (label is None or attr.start() < label.start()):

@@ -30,6 +30,17 @@ _WS = "".join(WHITESPACE)
 # separator U+3000 at the line end is not transcribed, and a note's rows are counted whole.
 _FULL = 21
 _SLACK = 1
+# A commentary line is printed one to three cells in; one at the margin lost them.
+_LOST_INDENT = 3
+# A title (a 篇 under the 卷 title: 綱領一, 士冠禮) is shorter than its column.
+TITLE_MAX = _FULL - 1
+# The mandoku sniff's scale: a file whose title names a 義疏 has 0.4 of it already; categories,
+# 案 and scholars named count 4 per printed line, twice the plain sniff's 2 per line, for a
+# commentary paragraph runs over several printed lines (a sign on one line in four or five: the
+# full score).
+_MANDOKU_BASE = 0.1
+_TITLE_WEIGHT = 0.4
+_SIGN_WEIGHT = 4
 
 
 def sniff_mandoku(doc) -> tuple[float, str]:
@@ -52,7 +63,7 @@ def sniff_mandoku(doc) -> tuple[float, str]:
     signs = cats + said
     if not count or signs < 2:
         return 0.0, f"{signs} 義疏 categories or quoted scholars"
-    return min(1.0, 0.1 + 0.4 * title + 4 * signs / count), \
+    return min(1.0, _MANDOKU_BASE + _TITLE_WEIGHT * title + _SIGN_WEIGHT * signs / count), \
         f"{cats} 義疏 categories or 案, {said} scholars quoted, in {count} lines" + \
         (f"; the title {doc.title}" if title else "")
 
@@ -143,7 +154,7 @@ def _kind(line, kind: str, last, nxt, after_title: bool, margin: list) -> str:
         if kind == "title" and not last.text.endswith(")"):
             return "comment" if line.indent else "jing"
         return "cont" if kind else ("comment" if line.indent else "jing")
-    if after_title and line.indent and not opening and len(masked) <= 20:
+    if after_title and line.indent and not opening and len(masked) <= TITLE_MAX:
         return "alone"                          # the 篇 under the 卷 title (綱領一, 士冠禮)
     if opening == "label":
         return "cont" if kind == "comment" and full and not _opens_paragraph(body, last) else "comment"
@@ -212,9 +223,9 @@ def _full(line, kind: str, margin: list = ()) -> bool:
     width = _width(line)
     if kind == "comment" and line.indent == 0:
         if len(margin) > 1:
-            return width >= max(_FULL - 4, min(max(margin), _FULL - 1) - _SLACK)
+            return width >= max(_FULL - _LOST_INDENT - _SLACK, min(max(margin), _FULL - 1) - _SLACK)
         if opens(line.body) in ("label", "said"):      # printed 1 to 3 cells in
-            return width >= _FULL - 4
+            return width >= _FULL - _LOST_INDENT - _SLACK
         return width + 1 >= _FULL - _SLACK
     return width >= _FULL - _SLACK
 

@@ -20,11 +20,23 @@ GLUED = re.compile(rf"(?P<label>{_LABELS})(?P<punct>[：:。]?)(?={ATTRIBUTION.p
 # 案 after a closing quote (punctuated texts). The look back comes after 案 so that the regex
 # engine can skip to each 案 instead of trying every position.
 GLUED_AN = re.compile(r"(?P<an>案|按)(?<=[」”][案按])(?P<punct>[：:]?)")
+# 右X closes the section above it and names it (右遭喪, 右記聘容): on a line of its own ...
 CLOSING = re.compile(r"^右[^\s，。：]{1,24}$")
-GLUED_CLOSING = re.compile(r"(?<![左之])右记[^右左〈〉【】]{1,16}$")      # unpunctuated texts
+# ... or glued to the end of the line before, where an unpunctuated e-text joined the two lines.
+# 左右 and X之右 are the right-hand side, not a closing; a closing is a name, not a sentence: it
+# holds no final particle (也 矣 焉 乎 哉), no small note and no other 右/左. Whether the match
+# is a closing the reader decides from the lines around it (driver._Reader._glued_closing).
+GLUED_CLOSING = re.compile(r"(?<![左之])右[^右左〈〉【】也矣焉乎哉]{1,16}$")
 # (one 卷 of 欽定禮記義疏 prints 欽定四庫全書卷: the 卷 slipped in from the title below)
 HEADER = re.compile(r"^(?:钦定四库全书|欽定四庫全書)卷?$")
-SOURCE = re.compile(r"中华文库|中華文庫|_\(.*\)/卷")
+# Website provenance: the breadcrumb a web library prints above a scraped page, kept in the
+# e-text as a line of furniture (钦定仪礼义疏_(四库全书本)/卷18 中华文库). Its shape: a title path
+# joined by ASCII _ and / with the 卷 counted in Arabic digits, or the library's name (…文库,
+# as 中华文库 and 维基文库 sign their pages) after an ASCII space or dash. No line of a Qing
+# edition has ASCII path marks, spaces or Arabic numerals; furniture_kind asks only short lines.
+_WEB_PATH = r"_\(|/卷|卷\d"
+_WEB_LIBRARY = r"[ -]\w{2,4}文[库庫]"
+SOURCE = re.compile(f"{_WEB_PATH}|{_WEB_LIBRARY}")
 CATALOGUE = re.compile(r"^<(?P<cls>[^<>]*?)(?:,[^,<>]*)?[>》]*>$")
 _CONTINUES = set("之也者矣焉乎哉而")
 _FINAL = set("。？！」”』】）)")
@@ -70,6 +82,9 @@ def lines_of(text: str) -> Lines:
 
 # What HEADER and CATALOGUE open with: a line opening otherwise is neither, without a regex.
 _FURNITURE_OPENS = frozenset("钦欽<")
+# A provenance line is a title, an edition, a 卷 and a library's name, some 30 characters: the
+# limit keeps SOURCE off the lines of text, which run longer.
+_SOURCE_MAX = 60
 
 
 def furniture_kind(s: str) -> str | None:
@@ -78,7 +93,7 @@ def furniture_kind(s: str) -> str | None:
             return "header"
         if CATALOGUE.match(s):
             return "catalogue"
-    if len(s) < 60 and SOURCE.search(s):
+    if len(s) < _SOURCE_MAX and SOURCE.search(s):
         return "source"
     return None
 

@@ -34,6 +34,17 @@ DESCRIPTION = "欽定三禮義疏: 經 lines, category lines (正义 存疑 …)
 # A Kanripo file of the layout: its sniff, its paragraphs, and the count the 注疏 reader asks
 sniff_mandoku, paragraphs, category_lines = kanripo.sniff_mandoku, kanripo.paragraphs, kanripo.category_lines
 
+# The sniff's scale. Two category lines are the fewest that make a 義疏 (a 注疏 text may quote one
+# 正義 or hold one 案 in its 疏); from there the score starts at 0.4, above the detector's floor
+# (0.2), and rises by 2 per category line per line of text: 1 when three lines in ten open a
+# category (a 義疏 comments on each 經 passage in one to a few lines).
+_FEWEST = 2
+_BASE = 0.4
+_PER_LINE = 2
+# A text of a few 經 passages (200 characters) that holds no category block is no 義疏 read: a
+# shorter one may be a single 經 passage with its commentary lost.
+_STRUCTURE_MIN = 200
+
 
 def sniff(text: str) -> tuple[float, str]:
     count = len(sniffing.nonblank_lines(text))
@@ -44,9 +55,9 @@ def sniff(text: str) -> tuple[float, str]:
                (ATTRIBUTION.match(t.stripped[n], m.end()) or m.group("an")))
     # a glued label is followed by an attribution, so only lines with its 曰 can hold one
     glued = sum(len(t.glued(n)) for n, s in t.stripped.items() if "曰" in s)
-    if cats + glued < 2:
+    if cats + glued < _FEWEST:
         return 0.0, f"{cats + glued} 義疏 categories"
-    return min(1.0, 0.4 + 2 * (cats + glued) / count), \
+    return min(1.0, _BASE + _PER_LINE * (cats + glued) / count), \
         f"{cats + glued} 義疏 categories (正义, 存疑 …) or 案 in {count} lines"
 
 
@@ -55,7 +66,7 @@ def structure_missing(doc) -> str | None:
     blocks = [b for b in doc.blocks() if isinstance(b, YishuBlock)]
     units = [b for b in doc.blocks() if isinstance(b, Unit)]
     chars = sum(len(getattr(p, "text", "")) for u in units for p in u.pieces)
-    if not blocks and chars >= 200:
+    if not blocks and chars >= _STRUCTURE_MIN:
         return f"{chars} characters in {len(units)} units, no 義疏 category block"
     return None
 

@@ -30,6 +30,9 @@ sniff_mandoku, paragraphs = sbck.sniff_mandoku, sbck.paragraphs
 _PAREN = re.compile(r"[（()）]")
 _OPEN = "（("
 _SHU_LINE = re.compile(r"^[\[［【〔][疏疎][\]］】〕]")
+# The sniff's scale: the share of lines with a note after a 經 sentence or a [疏] mark, so that
+# five lines in six score 1 (the others are titles and the lines a parenthesis runs over).
+_PER_MARKED_LINE = 1.2
 
 
 def sniff(text: str) -> tuple[float, str]:
@@ -38,7 +41,7 @@ def sniff(text: str) -> tuple[float, str]:
         return 0.0, "empty"
     with_note = sniffing.lines_with_paren_note(text)
     shu = sum(1 for l in lines if _SHU_LINE.match(l))
-    score = min(1.0, (with_note + shu) / max(1, len(lines)) * 1.2) if with_note else 0.0
+    score = min(1.0, (with_note + shu) / max(1, len(lines)) * _PER_MARKED_LINE) if with_note else 0.0
     return score, f"{with_note} lines with a parenthesised note after a 經 sentence, {shu} [疏] lines"
 
 

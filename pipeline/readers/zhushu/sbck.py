@@ -48,6 +48,15 @@ _CROSSREF = re.compile(r"重言|重意|互[註注]")
 _SCORE = "○〇◍◛□■"
 _CIRCLE = re.compile(f"[{pieces.CIRCLES}]")
 _CONTEXT = 32          # the pieces before a note its 音義 heads are looked for in
+# The mandoku sniff's scale. These editions print every line at the margin but a few titles; the
+# 注疏 and 義疏 editions indent their commentary, a quarter of their lines or more: up to 75 % at
+# the margin nothing makes up for it, and the score grows to its full over the next 20 %.
+_FLUSH_FROM = 0.75
+_FLUSH_SPAN = 0.2
+# A 卷 of page markers only, and a 目録 (a list, no notes): some layout must read them, and this
+# one does, just above the detector's floor (0.2), below any layout with a sign of its own.
+_PAGES_ONLY = 0.25
+_CONTENTS_ONLY = 0.3
 
 
 def sniff_mandoku(doc) -> tuple[float, str]:
@@ -56,11 +65,11 @@ def sniff_mandoku(doc) -> tuple[float, str]:
     (the 注疏 put their notes after 音義 and 疏, the 義疏 indent their commentary)."""
     printed = [line for line in doc.lines if not line.blank]
     if not printed:
-        return 0.25, "no printed text (a 卷 of page markers only)"
+        return _PAGES_ONLY, "no printed text (a 卷 of page markers only)"
     margin, body = sum(line.indent == 0 for line in printed), len(printed)
     mulu = _MULU.match(doc.lines[0].body.strip(_WS))
     flush = margin / body
-    if flush <= 0.75 and not mulu:          # no share of notes makes up for it (the 義疏)
+    if flush <= _FLUSH_FROM and not mulu:          # no share of notes makes up for it (the 義疏)
         return 0.0, f"{margin} of {body} lines at the margin"
     notes = unmarked = circled = 0
     closed = False                        # the line before ended in a note: a ( line goes on
@@ -74,10 +83,10 @@ def sniff_mandoku(doc) -> tuple[float, str]:
             unmarked += not text.endswith(_MARKERS, 0, m.start())
         closed = text.endswith(")")
     if mulu and unmarked == notes:
-        return 0.3, f"a 目録 of {body} lines"
+        return _CONTENTS_ONLY, f"a 目録 of {body} lines"
     if not notes:
         return 0.0, "no small-character notes"
-    score = unmarked / notes * min(1.0, max(0.0, (flush - 0.75) / 0.2))
+    score = unmarked / notes * min(1.0, max(0.0, (flush - _FLUSH_FROM) / _FLUSH_SPAN))
     return score, (f"{unmarked} of {notes} notes after no marker, {circled} with ○/〇 inside, "
                    f"{margin} of {body} lines at the margin")
 
@@ -109,17 +118,27 @@ def paragraphs(lines) -> list:
     return paras
 
 
+# A full column: its width varies by a few cells where notes fill it (a note's rows count whole),
+# so a width up to 4 cells narrower than the commonest, and at least a fifth as frequent, is
+# full too; where a tenth of the columns are wider than that, notes widen them (纂圖互註禮記's
+# full-size columns hold 20 or 21), and one cell less is full.
+_NARROWER = 4
+_COMMON_PART = 5
+_WIDER_PART = 10
+
+
 def _full_width(lines) -> int:
     """The cells of a full column: the narrowest common width (the commonest, or one at most
-    four cells narrower and at least a fifth as frequent); one less where many columns (a tenth)
-    are wider, which notes make them in 纂圖互註禮記: its full-size columns hold 20 or 21."""
+    _NARROWER cells narrower and at least 1/_COMMON_PART as frequent); one less where
+    1/_WIDER_PART of the columns are wider."""
     counts = Counter(c for c in (line.cells() for line in lines if not line.blank) if c)
     if not counts:
         return 0
     mode, top = counts.most_common(1)[0]
-    full = min(w for w, k in counts.items() if w == mode or (mode - 4 <= w < mode and k > 1 and 5 * k >= top))
+    full = min(w for w, k in counts.items()
+               if w == mode or (mode - _NARROWER <= w < mode and k > 1 and _COMMON_PART * k >= top))
     wider = sum(k for w, k in counts.items() if w > full)
-    return full - 1 if 10 * wider >= sum(counts.values()) else full
+    return full - 1 if _WIDER_PART * wider >= sum(counts.values()) else full
 
 
 def _title_line(line) -> bool:
