@@ -325,16 +325,6 @@ def test_body_text_undoes_the_escapes_as_the_plain_replaces():
         assert body_text(f"<p>{_esc(s)}</p>") == s
 
 
-def test_modern_lines_counted_until_enough_as_counting_all():
-    from pipeline.readers.yishu.interleave import _MODERN, MODERN_SHARE, _modern_body
-    rnd = random.Random(22)
-    words = ["的", "了", "没有", "因为", "之", "也", "者", "其", "而", "以", "不", "為", "人"]
-    for _ in range(5000):
-        body = "".join(rnd.choice(words) for _ in range(rnd.randrange(0, 200)))
-        plain = bool(body) and len(_MODERN.findall(body)) / len(body) >= MODERN_SHARE
-        assert _modern_body(body) == plain
-
-
 def test_sublemmas_written_slice_by_slice_read_back_as_the_paragraph():
     from pipeline.model import Para, SubLemma
     rnd = random.Random(23)

@@ -3,8 +3,8 @@
 squeeze skips the substitution for a text of letters only, and removes the punctuation of a long
 one by str.replace; the 疏 paragraphs are scanned for
 sub-lemma quotes once, and the segmenter's 經 / 注 phrases are read off that scan; the 義疏
-sniff counts its labels over the lines the reader reads, and the reader cuts at the glued labels
-the sniff found; the persons of the 義疏 quotations are gathered by C-level maps; the Viterbi
+sniff counts its labels over the lines the reader reads; the persons of the 義疏 quotations
+are gathered by C-level maps; the Viterbi
 step reads a table by label; the stray-delimiter pass tests a one-run quotation in its loop.
 """
 import random
@@ -17,7 +17,6 @@ from pipeline.model import XIAOZHU, Div, Document, Meta, Para, Pos, Quote, Small
 from pipeline.readers import sniffing
 from pipeline.readers.yishu import lines as yishu_lines
 from pipeline.readers.yishu import reader as yishu
-from pipeline.readers.yishu.driver import _Reader
 from pipeline.readers.yishu import smallnotes
 from pipeline.readers.yishu.attribution import ATTRIBUTION
 from pipeline.readers.zhushu.anchoring import _SKIP, _SKIP_RUN, _SUB, squeeze, sub_quotes
@@ -109,18 +108,3 @@ def test_stray_quotations_tested_in_the_loop_as_by_parts():
 
 def test_viterbi_steps_read_the_transition_table():
     assert {(p, lab): t for lab, row in _INTO.items() for p, t in row.items()} == _TRANS
-
-
-def test_glued_labels_of_a_line_found_once_as_in_any_part_of_it():
-    rnd = random.Random(27)
-    pieces = ["正义", "案", "郑氏康成曰", "〈音境〉", "存疑", "甲", "曰", "通论", "敖氏继公曰", "\n"]
-    for _ in range(1000):
-        text = "".join(rnd.choice(pieces) for _ in range(rnd.randint(0, 30)))
-        lines = yishu_lines.Lines(text)
-        reader = _Reader.__new__(_Reader)
-        reader.info = lines
-        for n in lines.stripped:
-            masked = lines.masked(n)
-            for part in (masked, masked[1:], masked[:-1]):
-                assert [m.span() for m in reader._glued_in(n, part)] == \
-                       [m.span() for m in yishu_lines.GLUED.finditer(part)]

@@ -19,20 +19,16 @@ class Blocks:
     """The block building of the reader (pipeline/readers/yishu/driver.py's _Reader): what
     opens a block and what extends the one open."""
 
-    def _glued_in(self, n: int, masked: str) -> tuple[re.Match, ...]:
-        """GLUED's matches in `masked`, a part of line n's masked text: when it is the whole of
-        it (the very string Lines keeps), those the sniff found already."""
-        return self.info.glued(n) if masked is self.info.masked(n) else glued_all(masked)
-
-    def _first_glued(self, n: int, masked: str) -> re.Match | None:
-        """The first glued label of `masked`."""
-        found = self._glued_in(n, masked)
+    @staticmethod
+    def _first_glued(masked: str) -> re.Match | None:
+        """The first glued label of `masked` (a line's masked text, or a part of it)."""
+        found = glued_all(masked)
         return found[0] if found else None
 
 
     # -- building blocks ---------------------------------------------------------------------------
     def _jing(self, n: int, s: str, masked: str, pos: Pos) -> None:
-        glued = self._first_glued(n, masked) if not self.indented else None
+        glued = self._first_glued(masked) if not self.indented else None
         jing = s[:glued.start()] if glued else s
         pieces = []
         for off, part in smallnotes.split(jing, pos):
@@ -85,7 +81,7 @@ class Blocks:
         # scholar is a word of the text joined to a name on the next line (屬通論¶朱子曰).
         if not self.indented:
             cuts += [(g.start(), g.group(0), CATEGORIES[g.group("label")])
-                     for g in self._glued_in(n, masked) if g.start() > 0]
+                     for g in glued_all(masked) if g.start() > 0]
         if self.punctuated and ("案" in masked or "按" in masked):
             an = [(g.start(), g.group(0), AN) for g in GLUED_AN.finditer(masked) if g.start() > 0]
             if an:

@@ -208,7 +208,7 @@ class _Reader(Blocks):
             return False
         if len(s) < _SHORTEST_JING:
             return True
-        attr, label = next(attributions(masked), None), self._first_glued(n, masked)
+        attr, label = next(attributions(masked), None), self._first_glued(masked)
         if attr and (label is None or attr.start() < label.start()):
             return True
         if self.punctuated:                        # the line before stops mid-sentence

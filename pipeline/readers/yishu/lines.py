@@ -5,7 +5,6 @@ sniff and the reader both ask of each (pipeline/readers/yishu/reader.py reads th
 """
 from __future__ import annotations
 
-import functools
 import re
 
 from pipeline.chars import NUMERALS, WHITESPACE
@@ -46,9 +45,7 @@ _WS = "".join(WHITESPACE)
 class Lines:
     """The non-blank lines of a text by number, as printed and stripped, with what the sniff and
     the reader both ask of each line: the label it opens with, its text with the small notes
-    blanked and the glued labels in it (worked out when first asked). detect() sniffs the very
-    text read() reads next, so the last text's lines are kept and the text is split and looked
-    at once."""
+    blanked and the glued labels in it (worked out when first asked)."""
 
     def __init__(self, text: str):
         self.raw: dict[int, str] = {}
@@ -68,16 +65,13 @@ class Lines:
         return got
 
     def glued(self, n: int) -> tuple[re.Match, ...]:
-        """GLUED's matches in masked(n): the sniff counts them, the reader cuts at them."""
+        """GLUED's matches in masked(n)."""
         got = self._glued.get(n)
         if got is None:
             got = self._glued[n] = glued_all(self.masked(n))
         return got
 
 
-@functools.lru_cache(maxsize=1)
-def lines_of(text: str) -> Lines:
-    return Lines(text)
 
 
 # What HEADER and CATALOGUE open with: a line opening otherwise is neither, without a regex.

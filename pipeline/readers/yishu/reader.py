@@ -24,7 +24,7 @@ from pipeline.readers.common import Builder
 from pipeline.readers.yishu import kanripo
 from pipeline.readers.yishu.attribution import ATTRIBUTION
 from pipeline.readers.yishu.driver import _Reader
-from pipeline.readers.yishu.lines import CLOSING, lines_of
+from pipeline.readers.yishu.lines import CLOSING, Lines
 from pipeline.report import Report
 from pipeline.sources.decoding import Source
 
@@ -50,7 +50,7 @@ def sniff(text: str) -> tuple[float, str]:
     count = len(sniffing.nonblank_lines(text))
     if not count:
         return 0.0, "empty"
-    t = lines_of(text)
+    t = Lines(text)
     cats = sum(1 for n, m in t.labels.items() if m and
                (ATTRIBUTION.match(t.stripped[n], m.end()) or m.group("an")))
     # a glued label is followed by an attribution, so only lines with its 曰 can hold one
@@ -73,7 +73,7 @@ def structure_missing(doc) -> str | None:
 
 def read(src: Source, report: Report):
     b = Builder(src, report, NAME, segment=lambda *a: [], continues=lambda *a: False)
-    lines = lines_of(src.text)
+    lines = Lines(src.text)
     p = _Reader(b, report, src.text, lines, indented=src.mandoku is not None)
     b.by_closing = any(CLOSING.match(p.stripped[n]) for n in p.content)
     for n, raw in lines.raw.items():            # in line order
