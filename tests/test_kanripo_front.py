@@ -1,4 +1,4 @@
-"""The front matter of the 四庫 editions (layout `front`, pipeline/readers/front.py): a Kanripo
+"""The front matter of the 四庫 editions (layout `front`, pipeline/readers/front/): a Kanripo
 `_000` file's 提要, 序, 凡例, 引用姓氏, 目録, 原目 and their 考證 as divisions, the 引用姓氏 read
 into names. Fixtures written in the style of the files (tests/fixtures/kanripo/front_*.txt);
 the tests over the real files skip when ../shared is absent."""

@@ -14,7 +14,7 @@ from pipeline import chars
 from pipeline.chars import WHITESPACE, stand_in
 from pipeline.convert import convert_file
 from pipeline.readers import yinyi
-from pipeline.readers.zhushu import paren
+from pipeline.readers.zhushu import sbck
 from pipeline.sources import mandoku
 from pipeline.sources.decoding import _CONTROL
 from pipeline.textlayers import layer_lines
@@ -198,7 +198,7 @@ def test_a_file_of_pages_only(tei_all):
 def test_full_width_by_edition():
     """周禮 and 儀禮: 17 cells; 纂圖互註禮記: 21–25, so a column of 20 is full too."""
     def full(name):
-        return paren._full_width(mandoku.parse((FIX / name).read_text(encoding="utf-8"), name).lines)
+        return sbck._full_width(mandoku.parse((FIX / name).read_text(encoding="utf-8"), name).lines)
     assert (full("sbck_zhouli.txt"), full("sbck_yili.txt"), full("sbck_liji.txt")) == (17, 17, 20)
 
 

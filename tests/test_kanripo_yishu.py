@@ -10,8 +10,11 @@ from lxml import etree
 
 from conftest import ROOT, SHARED, _tei_all_schema
 from pipeline import readers
+from pipeline.readers import pian
+from pipeline.readers.common import CHAPTER
 from pipeline.convert import convert_source
 from pipeline.model import JING, Piece, Pos, SmallNote, Unit
+from pipeline.readers.yishu import kanripo
 from pipeline.readers.yishu import reader as yishu
 from pipeline.readers.yishu import smallnotes
 from pipeline.readers.yishu.attribution import OPENING, attributions
@@ -182,9 +185,9 @@ def test_attributions_compound_surnames_surname_alone_and_again():
 
 def test_width_counts_rows_and_halves_notes_without_a_split():
     (line,) = mandoku.parse("甲乙(丙丁/戊)¶\n", "t").lines
-    assert yishu._width(line) == 4
+    assert kanripo._width(line) == 4
     (line,) = mandoku.parse("甲乙(丙丁戊)¶\n", "t").lines
-    assert yishu._width(line) == 4
+    assert kanripo._width(line) == 4
 
 
 # -- the works themselves ---------------------------------------------------------------------
@@ -218,7 +221,7 @@ def test_every_juan_of_the_two_yishu():
         for line in src.mandoku.lines:
             title = smallnotes.mask(line.body).rstrip()
             if line.indent and not line.blank and not line.body.startswith("(") and line.n in jing \
-                    and not (yishu.CHAPTER.match(title) or title in yishu._PIAN):
+                    and not (CHAPTER.match(title) or pian.title(title) is not None):
                 bad.append((name, line.n, line.text[:20]))
     assert bad == []
 

@@ -19,8 +19,8 @@ from pipeline.chars import PLACEHOLDERS, WHITESPACE
 from pipeline.model import (JING, MARK, YINYI, ZHU, Anchor, Div, Document, Meta, Piece, Pos, Quote,
                             SmallNote, Token, Unit, YishuBlock, assign_ids)
 from pipeline.readers.yishu import smallnotes
-from pipeline.readers.yishu.reader import (CATALOGUE, GLUED, GLUED_AN, HEADER, SOURCE, _glued_all,
-                                           _Reader, furniture_kind)
+from pipeline.readers.yishu.driver import _Reader
+from pipeline.readers.yishu.lines import CATALOGUE, GLUED, GLUED_AN, HEADER, SOURCE, furniture_kind, glued_all
 from pipeline.tei import INLINE, _Writer, glyph_id
 
 # CJK text with what the writer must escape or wrap, and what the reader cuts at.
@@ -155,7 +155,7 @@ def test_label_search_only_where_it_can_match():
         s = _random_text(rnd, 40)
         if rnd.random() < 0.3:
             s = s.replace("曰", "")
-        assert [m.span() for m in _glued_all(s)] == [m.span() for m in GLUED.finditer(s)]
+        assert [m.span() for m in glued_all(s)] == [m.span() for m in GLUED.finditer(s)]
         if "曰" not in s:
             assert not GLUED.findall(s)
         if "案" not in s and "按" not in s:
@@ -282,16 +282,6 @@ def test_body_text_undoes_the_escapes_of_the_writer():
         s = "".join(rnd.choice("之&<>;ltgamp") for _ in range(rnd.randrange(20)))
         assert body_text(f"<p>{_esc(s)}</p>") == s
         assert body_text(f'<p xml:id="x">{_esc(s)}<lb/></p>') == s
-
-
-def test_modern_lines_counted_until_enough_as_counting_all():
-    from pipeline.readers.yishu.interleave import _MODERN, _modern_body
-    rnd = random.Random(22)
-    words = ["的", "了", "没有", "因为", "之", "也", "者", "其", "而", "以", "不", "為", "人"]
-    for _ in range(5000):
-        body = "".join(rnd.choice(words) for _ in range(rnd.randrange(0, 200)))
-        plain = bool(body) and len(_MODERN.findall(body)) / len(body) >= 0.02
-        assert _modern_body(body) == plain
 
 
 def test_sublemmas_written_slice_by_slice_read_back_as_the_paragraph():

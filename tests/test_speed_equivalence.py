@@ -12,13 +12,13 @@ from pipeline.chars import Q_CLOSE, Q_OPEN, QUOTE_MARKS
 from pipeline.matching import squeeze
 from pipeline.model import Para, Pos
 from pipeline.readers import sniffing
+from pipeline.readers.yishu import lines as yishu_lines
 from pipeline.readers.yishu import reader as yishu
 from pipeline.readers.yishu import smallnotes
 from pipeline.readers.yishu.attribution import ATTRIBUTION
-from pipeline.readers.zhushu.lemmas import _SUB, sub_quotes
 from pipeline.readers.zhushu.evidence import _is_phrase
+from pipeline.readers.zhushu.lemmas import _SUB, sub_quotes
 from pipeline.readers.zhushu.shu import SubQuotes
-
 
 # The patterns the sub-lemma scans used before they were one scan.
 _SUBLEMMA_PLAIN = SubQuotes(Q_OPEN + r"([^" + QUOTE_MARKS + r"]{2,80})" + Q_CLOSE + "者")
@@ -41,13 +41,13 @@ def test_sub_quotes_are_the_sub_lemma_matches():
 
 def _sniff_plain(text: str) -> tuple[float, str]:
     """yishu.sniff as it was: its own split of the text into stripped lines."""
-    ws = "".join(sorted(yishu._WS))
+    ws = "".join(sorted(yishu_lines._WS))
     lines = [l.strip(ws) for l in text.split("\n") if l.strip()]
     if not lines:
         return 0.0, "empty"
-    cats = sum(1 for l in lines if (m := yishu.LINE_LABEL.match(l)) and
+    cats = sum(1 for l in lines if (m := yishu_lines.LINE_LABEL.match(l)) and
                (ATTRIBUTION.match(l, m.end()) or m.group("an")))
-    glued = sum(len(yishu.GLUED.findall(smallnotes.mask(l))) for l in lines if "曰" in l)
+    glued = sum(len(yishu_lines.GLUED.findall(smallnotes.mask(l))) for l in lines if "曰" in l)
     if cats + glued < 2:
         return 0.0, f"{cats + glued} 義疏 categories"
     return min(1.0, 0.4 + 2 * (cats + glued) / len(lines)), \
@@ -62,18 +62,3 @@ def test_yishu_sniff_counts_as_its_own_split():
         t = "".join(rnd.choice(pieces) for _ in range(rnd.randint(0, 30)))
         assert yishu.sniff(t) == _sniff_plain(t), repr(t)
         assert len(sniffing.nonblank_lines(t)) == sum(1 for l in t.split("\n") if l.strip())
-
-
-def test_glued_labels_of_a_line_found_once_as_in_any_part_of_it():
-    rnd = random.Random(27)
-    pieces = ["正义", "案", "郑氏康成曰", "〈音境〉", "存疑", "甲", "曰", "通论", "敖氏继公曰", "\n"]
-    for _ in range(1000):
-        text = "".join(rnd.choice(pieces) for _ in range(rnd.randint(0, 30)))
-        lines = yishu.Lines(text)
-        reader = yishu._Reader.__new__(yishu._Reader)
-        reader.info = lines
-        for n in lines.stripped:
-            masked = lines.masked(n)
-            for part in (masked, masked[1:], masked[:-1]):
-                assert [m.span() for m in reader._glued_in(n, part)] == \
-                       [m.span() for m in yishu.GLUED.finditer(part)]

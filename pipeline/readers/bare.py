@@ -46,6 +46,20 @@ NUMBER = re.compile(rf"(?P<n>\d{{1,3}}(?:\.\d{{1,3}})+)(?P<dot>\.?){_SP}*")
 _SENTENCE_END = re.compile(r"[。？！?!]+[」』》〉）”’]*")
 _PHRASE_END = re.compile(r"[，。、；：？！,;:?!]+[」』》〉）”’]*")
 _PUNCT = re.compile(r"[，。、；：？！]")
+# The sniffs' scale. A punctuated text has a mark every few characters: a plain e-text with
+# fewer than one in 40 is not (its sections need the punctuation to be cut), a Kanripo file with
+# fewer than one in 20 is one of the unpunctuated editions (most of them). Section numbers count
+# up from one to the next at least 4 times in 5 (a few are misprinted); a plain text scores 0.5
+# for that, up to 0.2 more as the numbers rise, and up to 0.2 more as numbered paragraphs make
+# a tenth of its lines, capped at 0.9 (never 1: the other readers are always asked too). A
+# Kanripo file with small notes on more than one line in 100 is a commentary's; else 0.4 for
+# notes and punctuation, 0.3 each for `** N` headings and numbered sections.
+_PLAIN_PUNCT_EVERY = 40
+_MANDOKU_PUNCT_EVERY = 20
+_RISING = 0.8
+_PLAIN_BASE, _PER_RISING, _NUMBERED_MAX, _PER_NUMBERED, _PLAIN_CAP = 0.5, 0.2, 0.2, 2, 0.9
+_NOTES_PER = 100
+_MANDOKU_BASE, _PER_SIGN = 0.4, 0.3
 
 
 # -- plain e-texts ---------------------------------------------------------------------------------
@@ -60,18 +74,18 @@ def sniff(text: str) -> tuple[float, str]:
     if len(numbers) < 2:
         return 0.0, f"{len(numbers)} numbered sections"
     punct = len(_PUNCT.findall(text))
-    if punct * 40 < len(text):
+    if punct * _PLAIN_PUNCT_EVERY < len(text):
         return 0.0, f"{len(numbers)} numbered sections, but unpunctuated"
     notes = sniffing.lines_with_paren_note(text) + text.count("【") + text.count("[疏]") + text.count("［疏］")
     if notes:
         return 0.0, f"{len(numbers)} numbered sections, {notes} notes or [疏] lines"
     keys = [tuple(int(x) for x in m.group("n").split(".")) for m in numbers]
     rising = sum(1 for a, b in zip(keys, keys[1:]) if b > a) / (len(keys) - 1)
-    if rising < 0.8:
+    if rising < _RISING:
         return 0.0, f"{len(numbers)} section numbers, not in order"
     headings = sum(1 for s in lines if HEADING.match(s))
     share = len(numbers) / len(lines)
-    return min(0.9, 0.5 + 0.2 * rising + min(0.2, 2 * share)), \
+    return min(_PLAIN_CAP, _PLAIN_BASE + _PER_RISING * rising + min(_NUMBERED_MAX, _PER_NUMBERED * share)), \
         f"{len(numbers)} numbered sections in order, {headings} headings, punctuated, no notes"
 
 
@@ -83,14 +97,14 @@ def sniff_mandoku(doc) -> tuple[float, str]:
         return 0.0, "no text"
     notes = text.count("(")
     punct = len(_PUNCT.findall(text))
-    if punct * 20 < len(text):           # unpunctuated (most files): no need to cut the phrases
+    if punct * _MANDOKU_PUNCT_EVERY < len(text):     # unpunctuated: no need to cut the phrases
         return 0.0, f"{notes} small notes, {punct} punctuation marks"
     lines = _split(doc.lines)
-    if notes * 100 > len(lines):
+    if notes * _NOTES_PER > len(lines):
         return 0.0, f"{notes} small notes, {punct} punctuation marks"
     headings = sum(1 for line in lines if HEADING.match(line.text.strip(_WS)))
     numbers = sum(1 for line in lines if NUMBER.match(line.body))
-    return 0.4 + 0.3 * bool(headings) + 0.3 * bool(numbers), \
+    return _MANDOKU_BASE + _PER_SIGN * bool(headings) + _PER_SIGN * bool(numbers), \
         f"no small notes, punctuated, {headings} `** N` headings, {numbers} numbered sections"
 
 
@@ -160,7 +174,7 @@ def structure_missing(doc) -> str | None:
     notes = sum(p.text.count("(") + p.text.count("【") for u in units for p in u.pieces)
     if chars >= _MIN_CHARS and not any(d.n for d in doc.all_divs()):
         return f"{chars} characters in {len(units)} units, no `** N` heading and no numbered section"
-    if notes >= 2 and notes * 100 > len(units):
+    if notes >= 2 and notes * _NOTES_PER > len(units):
         return f"{notes} small notes in ( ) or 【】 read as 經"
     return None
 

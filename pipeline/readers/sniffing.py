@@ -1,25 +1,25 @@
-"""What the layout sniffs share: detect() asks every reader about the same text, and several of
-them count in the same lines. Each helper remembers its answer for the last text it saw, so the
-text is split and scanned once, not once per reader (hashing the text, once, costs far less)."""
+"""What the layout sniffs share: the non-blank lines of a text, the lines with a parenthesised
+note after a 經 sentence, whether a text is mostly CJK ideographs.
+
+Each sniff splits and scans the text itself. Sharing the split between the sniffs (a cache of
+the last text's answers) saved under 4 % of a conversion of the seeds (issue 15, docs/performance.md).
+"""
 from __future__ import annotations
 
-import functools
 import re
 
 # A 經 sentence followed by a parenthesised note: the mark of the paren layout, which tells it
 # from the runon one.
 PAREN_NOTE = re.compile(r"[。，；：、][（(][^）)]{2,}")
-# The high bytes of UTF-16 code units that are not U+4E00–U+9FFF, deleted by mostly_cjk.
-_NOT_URO_HIGH = bytes(b for b in range(256) if not 0x4E <= b <= 0x9F)
+# The CJK Unified Ideographs (U+4E00–U+9FFF), in runs.
+_IDEOGRAPHS = re.compile(r"[\u4e00-\u9fff]+")
 
 
-@functools.lru_cache(maxsize=1)
 def nonblank_lines(text: str) -> tuple[str, ...]:
     """The text's lines that are not blank, stripped."""
     return tuple(s for s in map(str.strip, text.split("\n")) if s)
 
 
-@functools.lru_cache(maxsize=1)
 def lines_with_paren_note(text: str) -> int:
     """How many of the non-blank lines hold a PAREN_NOTE (a line with no parenthesis at all is
     passed over without running the pattern)."""
@@ -27,9 +27,6 @@ def lines_with_paren_note(text: str) -> int:
 
 
 def mostly_cjk(text: str) -> bool:
-    """Are more than half of the characters CJK ideographs (U+4E00–U+9FFF)? In UTF-16 those are
-    exactly the code units whose high byte lies in 0x4E–0x9F (a character beyond the BMP is two
-    surrogates, D8–DF), so the count is one encode, a slice and a deletion, all in C: a regex
-    over the text costs several times as much."""
-    high = text.encode("utf-16-le", "surrogatepass")[1::2]
-    return 2 * len(high.translate(None, _NOT_URO_HIGH)) > max(1, len(text))
+    """Are more than half of the characters CJK ideographs (U+4E00–U+9FFF)?"""
+    others = len(_IDEOGRAPHS.sub("", text))
+    return 2 * (len(text) - others) > max(1, len(text))
