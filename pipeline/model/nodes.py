@@ -285,7 +285,7 @@ class Meta:
     # e-text's brackets and ○ (chars.DELIMITERS), a Kanripo file's note parentheses.
     delimiters: frozenset = frozenset()
     edition: object | None = None       # a Kanripo source's edition (kanripo.Edition)
-    events: list = field(default_factory=list)   # pages, lines, rows, gaiji (mandoku.Event)
+    events: list = field(default_factory=list)   # pages, lines, rows, gaiji (sources.paragraphs.Event)
 
 
 @dataclass(slots=True, eq=False)

@@ -50,7 +50,7 @@ _ZHU_MARK = re.compile(r"[注註]")
 # `注(空空/)`.
 _SHU_NOTE = re.compile(rf"(疏|䟽)(?:【([^【】]*)】|\(([^()]*)\))|"
                        rf"([注註蔬])\(((?:注|註)?(?:{OPENER})[^()]*)\)")
-# A note's `)` and a `(` with only whitespace between: the note goes on (mandoku.join joins
+# A note's `)` and a `(` with only whitespace between: the note goes on (paragraphs.join joins
 # those a line break separates; these stand on one line).
 _GAP = re.compile(rf"\)[{''.join(sorted(WHITESPACE))}]*\(")
 # A title's notes: where the title ends, and each note on it with its marker.
@@ -342,7 +342,7 @@ def _printed(b: ZhushuBuilder, n: int, col: int, s: str) -> Located:
     """A paragraph's text as it is printed, whitespace left out and, in a Kanripo source, a
     note continued after a gap made one note: `疏(…曲禮曲)　(見其進…)` (0028_008:325) prints
     the 疏 in two groups of columns with blank cells between, one note as a line-initial `(`
-    after a `)` is (mandoku.join)."""
+    after a `)` is (paragraphs.join)."""
     loc = Located()
     at = 0
     if b.src.mandoku is not None:
