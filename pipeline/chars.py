@@ -36,21 +36,22 @@ WHITESPACE_CLASS = "".join(f"\\u{ord(c):04x}" for c in sorted(WHITESPACE))
 # sniffs, the converter, the validator and the print grid all read it). A newer Unicode adds
 # blocks here; data/unicode-assigned.txt, generated from the same version, must agree (a test
 # holds it).
-CJK_IDEOGRAPHS = (
-    (0x3400, 0x4DBF, "Extension A"),
-    (0x4E00, 0x9FFF, "Unified Ideographs"),
-    (0xF900, 0xFA6D, "Compatibility Ideographs"),
-    (0xFA70, 0xFAD9, "Compatibility Ideographs"),
-    (0x20000, 0x2A6DF, "Extension B"),
-    (0x2A700, 0x2B739, "Extension C"),
-    (0x2B740, 0x2B81D, "Extension D"),
-    (0x2B820, 0x2CEA1, "Extension E"),
-    (0x2CEB0, 0x2EBE0, "Extension F"),
-    (0x2EBF0, 0x2EE5D, "Extension I"),
-    (0x2F800, 0x2FA1D, "Compatibility Ideographs Supplement"),
-    (0x30000, 0x3134A, "Extension G"),
-    (0x31350, 0x323AF, "Extension H"),
-)
+CJK_IDEOGRAPHS = tuple((int(lo, 16), int(hi, 16), name) for lo, hi, name in (
+    row.split(maxsplit=2) for row in """
+    3400  4DBF   Extension A
+    4E00  9FFF   Unified Ideographs
+    F900  FA6D   Compatibility Ideographs
+    FA70  FAD9   Compatibility Ideographs
+    20000 2A6DF  Extension B
+    2A700 2B739  Extension C
+    2B740 2B81D  Extension D
+    2B820 2CEA1  Extension E
+    2CEB0 2EBE0  Extension F
+    2EBF0 2EE5D  Extension I
+    2F800 2FA1D  Compatibility Ideographs Supplement
+    30000 3134A  Extension G
+    31350 323AF  Extension H
+    """.strip().splitlines()))
 UNICODE_VERSION = "16.0"
 # Private Use: the BMP area and the planes 15 and 16.
 PRIVATE_USE = ((0xE000, 0xF8FF), (0xF0000, 0xFFFFD), (0x100000, 0x10FFFD))

@@ -2,6 +2,8 @@
 persons pointed at, the statistics of the conversion report."""
 from __future__ import annotations
 
+from collections import Counter
+
 from pipeline.model.nodes import (JING, MARK, QUE, YINYI, ZHU, Div, Document, Fw, Judgment,
                                   KaozhengEntry, NameEntry, Piece, Prose, Quote, Shu, SmallNote,
                                   Translation, Unit, YishuBlock)
@@ -28,38 +30,39 @@ class _Ids:
     after its id (u12.n1, k3.n2)."""
 
     def __init__(self):
-        self.divs = self.units = self.after_unit = self.translations = self.fws = 0
-        self.kaozheng = self.paragraphs = 0
+        self.count: Counter[str] = Counter()    # by the id's prefix: d, fw, u, t, p, k
+        self.after_unit = 0                     # 疏 and 義疏 blocks since the last unit
         self.block = ""                         # the id the block's notes are numbered after
         self.notes = self.quotes = self.anchors = 0
-        self.letters: dict[str, int] = {}
+        self.letters: Counter[str] = Counter()  # a unit's pieces, by layer letter
 
-    def div(self, div: Div) -> None:
-        self.divs += 1
-        div.id = f"d{self.divs}"
-        if div.head is not None:
-            div.head.id = f"{div.id}.h"
-        for k, t in enumerate(div.trailers, 1):
-            t.id = f"{div.id}.t{k}"
+    def _next(self, prefix: str) -> str:
+        self.count[prefix] += 1
+        return f"{prefix}{self.count[prefix]}"
 
     def _block(self, block, block_id: str) -> None:
         block.id = self.block = block_id
         self.notes = 0
 
+    def div(self, div: Div) -> None:
+        div.id = self._next("d")
+        if div.head is not None:
+            div.head.id = f"{div.id}.h"
+        for k, t in enumerate(div.trailers, 1):
+            t.id = f"{div.id}.t{k}"
+
     def fw(self, fw: Fw) -> None:
-        self.fws += 1
-        fw.id = f"fw{self.fws}"
+        fw.id = self._next("fw")
 
     def unit(self, u: Unit) -> None:
-        self.units += 1
         self.after_unit = self.anchors = 0
-        self.letters = {}
-        self._block(u, f"u{self.units}")
+        self.letters = Counter()
+        self._block(u, self._next("u"))
 
     def piece(self, p: Piece) -> None:
         letter = _PIECE_LETTER[p.layer]
-        k = self.letters[letter] = self.letters.get(letter, 0) + 1
-        p.id = f"{self.block}.{letter}{k}"
+        self.letters[letter] += 1
+        p.id = f"{self.block}.{letter}{self.letters[letter]}"
         for a in p.anchors:
             self.anchors += 1
             a.id = f"{self.block}.a{self.anchors}"
@@ -70,14 +73,14 @@ class _Ids:
 
     def shu(self, s: Shu) -> None:
         self.after_unit += 1
-        s.id = f"u{self.units}.s{self.after_unit}"
+        s.id = f"u{self.count['u']}.s{self.after_unit}"
         subs = (p.sub for p in s.paras if p.sub is not None)
         for k, sub in enumerate(subs, 1):
             sub.id = f"{s.id}.{k}"
 
     def yishu(self, b: YishuBlock) -> None:
         self.after_unit += 1
-        self._block(b, f"u{self.units}.c{self.after_unit}")
+        self._block(b, f"u{self.count['u']}.c{self.after_unit}")
         self.quotes = 0
 
     def quote(self, q: Quote) -> None:
@@ -85,16 +88,13 @@ class _Ids:
         q.id = f"{self.block}.q{self.quotes}"
 
     def translation(self, t: Translation) -> None:
-        self.translations += 1
-        self._block(t, f"t{self.translations}")
+        self._block(t, self._next("t"))
 
     def paragraph(self, p: Prose | NameEntry) -> None:
-        self.paragraphs += 1                    # an entry of a list is a paragraph too
-        self._block(p, f"p{self.paragraphs}")
+        self._block(p, self._next("p"))         # an entry of a list is a paragraph too
 
     def kaozheng_entry(self, k: KaozhengEntry) -> None:
-        self.kaozheng += 1
-        self._block(k, f"k{self.kaozheng}")
+        self._block(k, self._next("k"))
 
     BY_TYPE = {Div: div, Fw: fw, Unit: unit, Piece: piece, SmallNote: note, Judgment: note, Shu: shu,
                YishuBlock: yishu, Quote: quote, Translation: translation, Prose: paragraph,
