@@ -1,5 +1,5 @@
-"""Stray delimiters: a （ ） ( ) ［ ］ [ ] 【 】 〈 〉 or ○ that no reader consumed (000 ends a 疏 with
-an unmatched `)`) — in a Kanripo source only a note's parenthesis is one, the rest is printed
+"""Stray delimiters: a （ ） ( ) ［ ］ [ ] 【 】 〈 〉 or ○ that no reader consumed (an e-text's
+typo, such as a 疏 ending in an unmatched `)`) — in a Kanripo source only a note's parenthesis is one, the rest is printed
 text. The lossless invariant says delimiters are not text, so they leave the model here, each
 reported with its position; offsets that point into the text are shifted."""
 from __future__ import annotations
