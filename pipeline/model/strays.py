@@ -1,7 +1,8 @@
 """Stray delimiters: a （ ） ( ) ［ ］ [ ] 【 】 〈 〉 or ○ that no reader consumed (an e-text's
-typo, such as a 疏 ending in an unmatched `)`) — in a Kanripo source only a note's parenthesis is one, the rest is printed
-text. The lossless invariant says delimiters are not text, so they leave the model here, each
-reported with its position; offsets that point into the text are shifted."""
+typo, such as a 疏 ending in an unmatched `)`) — in a Kanripo source only a note's parenthesis
+is one, the rest is printed text. The lossless invariant says delimiters are not text, so they
+leave the model here, each reported with its position; offsets that point into the text are
+shifted."""
 from __future__ import annotations
 
 import re
