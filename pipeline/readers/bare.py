@@ -246,11 +246,3 @@ def _spans(end: re.Pattern, text: str, a: int, b: int):
             a = m.end()
     if a < b:
         yield a, b
-
-
-def _no_segment(raw_units, shus, b):
-    return []
-
-
-def _no_continuation(unit, s: str) -> bool:
-    return False

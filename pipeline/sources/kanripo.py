@@ -20,8 +20,6 @@ from dataclasses import dataclass, field
 from pipeline.errors import PipelineError
 from pipeline.sources import mandoku
 
-# Where Kanripo keeps the images of an edition (_data/<ID>/imglist/imginfo.cfg says so).
-IMAGE_BASES = {"WYG": "http://img.kanripo.org/general/skqs/wyg/"}
 # Kanripo's character images, for a reader with no font for a gaiji.
 GAIJI_IMAGES = "https://raw.githubusercontent.com/kanripo/KR-Gaiji/master/"
 _FILE = re.compile(r"(?P<id>KR\d[a-z]\d{4})_(?P<juan>\d{3})\.txt$")

@@ -109,9 +109,6 @@ class Line:
     def opens_with_note(self) -> bool:
         return self.body.startswith(NOTE_OPEN)
 
-    def ends_with_note(self) -> bool:
-        return self.text.endswith(NOTE_CLOSE)
-
 
 @dataclass
 class Doc:

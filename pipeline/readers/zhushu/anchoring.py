@@ -20,11 +20,6 @@ _SKIP_SPLIT = re.compile("(" + SKIP_RUN.pattern + ")")      # split keeps the sk
 LAYER_NAME = {JING: "經", ZHU: "注"}
 
 
-def squeezed(p: Piece) -> str:
-    """squeeze(p.text)."""
-    return squeeze(p.text)
-
-
 @dataclass(slots=True)
 class Stream:
     """The squeezed characters of some pieces, in order, and where each piece begins."""
@@ -38,7 +33,7 @@ class Stream:
     def of(cls, pieces: list[Piece]) -> "Stream":
         parts, starts, n = [], [], 0
         for p in pieces:
-            q = squeezed(p)
+            q = squeeze(p.text)
             starts.append(n)
             parts.append(q)
             n += len(q)
@@ -200,8 +195,8 @@ def gloss_candidates(pieces: list[Piece]) -> list[tuple[Piece, str]]:
     """Where 音義 heads are looked for, in order, with their squeezed text. 陸德明 glosses the 經
     first and marks 注同 when the 注 shares the reading, so 經 pieces come before 注, each from
     the nearest back."""
-    return [(p, squeezed(p)) for p in reversed(pieces) if p.layer == JING] + \
-           [(p, squeezed(p)) for p in reversed(pieces) if p.layer == ZHU]
+    return [(p, squeeze(p.text)) for p in reversed(pieces) if p.layer == JING] + \
+           [(p, squeeze(p.text)) for p in reversed(pieces) if p.layer == ZHU]
 
 
 def gloss_target(candidates: list[tuple[Piece, str]], head: str) -> Piece | None:

@@ -215,15 +215,6 @@ def read_edition(b: Builder, src: Source, report: Report):
             if tail is not None:
                 t_runs = _runs(s[body:])
                 _closing(b, b.juan_div, t_runs[0][1], t_runs[1:], n, col + body)
-    ed = src.kanripo
-    if ed is not None and len({p.id for p, _ in ed.pages}) < len(ed.pages):
-        # SBCK prints some page markers twice (a page re-imaged, §3.2 of the notes): one page,
-        # one <surface>, which both <pb> point at. (This belongs where the pages are listed,
-        # pipeline/sources/kanripo.py Edition.pages; it is a no-op once done there.)
-        first: dict = {}
-        for page, image in ed.pages:
-            first.setdefault(page.id, (page, image))
-        ed.pages = list(first.values())
     if not b.divs:
         # nothing printed but pages (S0054_000): an empty 卷 holds them
         b.juan_div = b.div = Div("juan", None)
