@@ -51,6 +51,11 @@
        files zhushu.css and zhushu.js, which pipeline/render/html.py copies into <site>/assets/. -->
   <xsl:param name="assets-href" as="xs:string" select="'assets/'"/>
 
+  <!-- The language of the page's text, with its script: lzh-Hans or lzh-Hant, as
+       pipeline/render/html.py found it from the characters of the body (the TEI says only lzh);
+       the page's own labels are in traditional characters and say so on their elements. -->
+  <xsl:param name="lang" as="xs:string" select="'lzh'"/>
+
   <!-- The layers a reader can show or hide, in toolbar order (經 always stays). -->
   <xsl:variable name="toggled-layers" as="xs:string+"
                 select="('zhu', 'yinyi', 'shu', 'yishu', 'an', 'translation')"/>
@@ -68,7 +73,7 @@
   <xsl:template match="/">
     <xsl:variable name="work" as="xs:string" select="zs:work(.)"/>
     <xsl:variable name="text" as="element(tei:text)*" select="tei:TEI/tei:text"/>
-    <html lang="lzh">
+    <html lang="{$lang}">
       <head>
         <meta charset="utf-8"/>
         <meta name="viewport" content="width=device-width, initial-scale=1"/>

@@ -8,7 +8,7 @@ import os
 
 from lxml import etree
 
-from pipeline import files, resources
+from pipeline import files, hanzi, resources
 from pipeline.constants import TEI_NS
 from pipeline.render import site
 from pipeline.render.xslt import Renderer, load_tei, output_names, write_text
@@ -28,6 +28,15 @@ def _titles(tree: etree._ElementTree) -> tuple[str, str, str]:
 
     work, juan = title("work"), title("juan")
     return title("main") or " ".join(x for x in (work, juan) if x) or "未題名", work, juan
+
+
+def page_params(tree: etree._ElementTree) -> dict[str, str]:
+    """The parameters of html.xsl that differ from page to page: `lang`, the language of the
+    text with its script (lzh-Hans, lzh-Hant) found from the characters of its body, since the
+    TEI's xml:lang says only lzh."""
+    body = tree.find(f"{_T}text")
+    found = hanzi.script("".join(body.itertext())) if body is not None else ""
+    return {"lang": f"lzh-{found}" if found else "lzh"}
 
 
 def render_html(paths: list[str], out_dir: str, jobs: int = 1) -> list[str]:
@@ -79,5 +88,5 @@ def _render_page(item: tuple[str, str], renderer: Renderer | None = None) -> sit
             _renderer = _new_renderer()
         renderer = _renderer
     tree = load_tei(path)
-    renderer.render_to_file(tree, path, target)
+    renderer.render_to_file(tree, path, target, page_params(tree))
     return site.page_info(tree, os.path.basename(target), *_titles(tree))

@@ -58,8 +58,13 @@ class Renderer:
             return self.proc.make_integer_value(value)
         return self.proc.make_atomic_value("decimal", repr(float(value)))
 
-    def render(self, tree: etree._ElementTree, name: str) -> str:
-        """The transform of `tree` (already checked by xmlsafe) as a string."""
+    def render(self, tree: etree._ElementTree, name: str,
+               params: dict[str, str | int | float] | None = None) -> str:
+        """The transform of `tree` (already checked by xmlsafe) as a string; `params` are this
+        file's own stylesheet parameters (its language, its neighbours …), set for this call and
+        every later one until set again, so a caller passes the same names for every file."""
+        for key, value in (params or {}).items():
+            self.exe.set_parameter(key, self._value(value))
         node = self._node(tree, name)
         try:
             out = self.exe.transform_to_string(xdm_node=node)
@@ -70,11 +75,12 @@ class Renderer:
             raise PipelineError("HTML rendering produced nothing", name, rule="ZS-RENDER-001")
         return out
 
-    def render_to_file(self, tree: etree._ElementTree, name: str, target: str) -> None:
+    def render_to_file(self, tree: etree._ElementTree, name: str, target: str,
+                       params: dict[str, str | int | float] | None = None) -> None:
         """As render(), written to `target` atomically: a failed page leaves the earlier one as
         it was. (Saxon cannot write the file itself: its access to files is switched off, and
         handing the page over as a string costs no more, measured.)"""
-        files.write_atomic(target, self.render(tree, name))
+        files.write_atomic(target, self.render(tree, name, params))
 
     def _node(self, tree: etree._ElementTree, name: str):
         try:
