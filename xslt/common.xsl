@@ -44,6 +44,9 @@
   <!-- Notes and 義疏 quotations by the person they are credited to, for the list of commentators. -->
   <xsl:key name="zs:note-by-resp" match="tei:note[@resp] | tei:p[@resp]" use="zs:local-ids(@resp)"/>
   <!-- Declared glyphs, for a readable name of a placeholder character. -->
+  <!-- A translation that goes beside its original (see zs:beside-original), by the original's id. -->
+  <xsl:key name="zs:translation-of" match="tei:ab[@type = 'translation'][zs:beside-original(.)]"
+           use="string(zs:resolve(@corresp)/@xml:id)"/>
   <xsl:key name="zs:glyph" match="tei:charDecl/tei:glyph | tei:charDecl/tei:char" use="@xml:id"/>
 
   <!-- ===== pointers ============================================================================ -->
@@ -70,6 +73,20 @@
   <!-- ===== layers ============================================================================== -->
 
   <!-- A unit: an ab of the text (a 經 passage), not a line of translation. -->
+  <!-- Whether a translation (ab[@type='translation']) is grouped with the element it translates
+       rather than where it stands: the e-texts print a translation some blocks after its
+       original, even in the next 卷's section, so where it stands says little. True when its
+       @corresp names an element that is itself a group member of some div (a unit, a 義疏, 案
+       or 疏 block, furniture after the heading), not a heading, a div or another translation. -->
+  <xsl:function name="zs:beside-original" as="xs:boolean">
+    <!-- $ab: a translation -->
+    <xsl:param name="ab" as="element(tei:ab)"/>
+    <xsl:variable name="original" as="element()?" select="zs:resolve($ab/@corresp)"/>
+    <xsl:sequence select="exists($original[parent::tei:div]
+                                 [not(self::tei:head or self::tei:div or self::tei:ab[@type = 'translation'])]
+                                 [not(self::tei:fw and following-sibling::tei:head)])"/>
+  </xsl:function>
+
   <xsl:function name="zs:is-unit" as="xs:boolean">
     <!-- $e: any element -->
     <xsl:param name="e" as="element()?"/>
@@ -274,14 +291,17 @@
       <xsl:with-param name="depth" select="count(ancestor::tei:div) + 1"/>
       <xsl:with-param name="front" select="$front"/>
       <xsl:with-param name="head" select="tei:head"/>
-      <!-- Each unit with the 疏, 義疏, 案, translations and furniture that follow it; what comes
-           before any unit (detached 疏) forms a group alone; a nested div and a trailer are
-           groups of their own. -->
+      <!-- Each unit with the 疏, 義疏, 案 and furniture that follow it; what comes before any
+           unit (detached 疏) forms a group alone; a nested div and a trailer are groups of their
+           own. A translation goes right after its original, in the original's group, wherever
+           the file prints it (zs:beside-original); one that cannot stays where it stands. -->
       <xsl:with-param name="groups" as="array(element()*)*">
-        <xsl:for-each-group select="* except (tei:head, $front)"
+        <xsl:for-each-group select="(* except (tei:head, $front))
+                                    [not(self::tei:ab[@type = 'translation'] and zs:beside-original(.))]"
                             group-starting-with="*[zs:is-unit(.)] | tei:div | tei:trailer
-                                                 | *[preceding-sibling::*[1][self::tei:div or self::tei:trailer]]">
-          <xsl:sequence select="array{current-group()}"/>
+                                                 | *[preceding-sibling::*[not(self::tei:ab[@type = 'translation'])][1]
+                                                                        [self::tei:div or self::tei:trailer]]">
+          <xsl:sequence select="array{current-group()!(., if (@xml:id) then key('zs:translation-of', string(@xml:id)) else ())}"/>
         </xsl:for-each-group>
       </xsl:with-param>
     </xsl:call-template>

@@ -72,63 +72,137 @@
     if (h) root.style.setProperty("--head-h", h.offsetHeight + "px");
   }
 
-  // The element the reader is at, to keep the place when the layout changes.
-  function readingPlace() {
+  // Where the reader is: the character at the start of the first line (horizontal) or column
+  // (vertical) in view, as a text node and offset, to find it again after the layout changes.
+  function readingPoint() {
     var main = doc.querySelector("main");
-    if (!main) return null;
-    var r = main.getBoundingClientRect();
-    var x, y;
-    if (root.classList.contains("vertical")) {
-      x = Math.min(r.right, window.innerWidth) - 40; y = Math.max(r.top, 0) + 40;
-    } else {
-      x = r.left + Math.min(r.width, 400) / 2; y = Math.max(r.top, 0) + 40;
+    if (!main || !doc.caretRangeFromPoint) return null;
+    var r = main.getBoundingClientRect(), vertical = root.classList.contains("vertical");
+    var top = Math.max(r.top, toolbarBottom()), right = Math.min(r.right, root.clientWidth);
+    for (var i = 1; i <= 12; i++) {
+      var x = vertical ? right - 12 * i : r.left + 24 * i;
+      var y = vertical ? top + 16 * i : top + 12 * i;
+      var at = doc.caretRangeFromPoint(x, y);
+      if (at && at.startContainer.nodeType === 3 && main.contains(at.startContainer)) {
+        return { node: at.startContainer, offset: at.startOffset };
+      }
     }
-    var at = doc.elementFromPoint(x, y);
-    return at && main.contains(at) ? closest(at, ".entry, section, [id]") : null;
+    return null;
+  }
+
+  // The bottom edge of the toolbar when it stays on screen over the text (narrow screens).
+  function toolbarBottom() {
+    var bar = doc.querySelector("nav.toolbar");
+    if (!bar || getComputedStyle(bar).position !== "fixed") return 0;
+    var b = bar.getBoundingClientRect();
+    return b.top < window.innerHeight / 2 ? b.bottom : 0;
+  }
+
+  // Bring a reading point back into view at the start of the screen.
+  function showPoint(point) {
+    var range = doc.createRange();
+    range.setStart(point.node, point.offset);
+    range.setEnd(point.node, Math.min(point.offset + 1, point.node.length));
+    var rect = range.getBoundingClientRect(), main = doc.querySelector("main");
+    if (root.classList.contains("vertical")) {
+      window.scrollTo(0, 0);
+      main.scrollLeft += rect.right - main.getBoundingClientRect().right + 16;
+    } else {
+      window.scrollBy(0, rect.top - toolbarBottom() - 16);
+    }
   }
 
   function setMode(mode, on) {
-    var place = readingPlace();
+    var point = readingPoint();
     root.classList.toggle(mode, on);
     save(KEY_MODES[mode], on ? "1" : "0");
     syncModeButtons();
-    if (mode === "parallel" && on) layoutParallel();
     headerHeight();
-    if (place && place.scrollIntoView) place.scrollIntoView({ block: "start", inline: "start" });
+    if (point) showPoint(point);
+    else if (mode === "vertical" && on) showBeginning();
   }
 
-  // Each translation on the grid row of what it translates (when that is in the same entry).
-  var laidOut = false;
-  function layoutParallel() {
-    if (laidOut) return;
-    laidOut = true;
-    each(doc.querySelectorAll(".entry.bilingual"), function (entry) {
-      var rowOf = {}, row = 0, last2 = 0;
-      each(entry.children, function (child) {
-        if (child.classList.contains("translation")) {
-          var r = rowOf[child.getAttribute("data-original") || ""];
-          var at;
-          if (r && r > last2) { at = r; } else { row = Math.max(row, last2) + 1; at = row; }
-          child.style.gridRow = String(at);
-          last2 = at;
-        } else {
-          row += 1;
-          child.style.gridRow = String(row);
-          if (child.id) rowOf[child.id] = row;
-        }
-      });
+  // A translation printed in pieces (across a page edge) follows its original piece after piece
+  // (common.xsl): in the parallel view's grid the original spans their rows, so the pieces stack
+  // beside it as one text.
+  function spanTranslatedRows() {
+    var count = {};
+    each(doc.querySelectorAll("main .entry.bilingual > p.translation[data-original]"), function (t) {
+      var id = t.getAttribute("data-original");
+      count[id] = (count[id] || 0) + 1;
+    });
+    Object.keys(count).forEach(function (id) {
+      var original = byId(id);
+      if (count[id] > 1 && original) original.style.gridRowEnd = "span " + count[id];
     });
   }
 
-  // In vertical mode the text runs right to left: the mouse wheel moves along the columns.
+  /* ----- vertical reading: main scrolls sideways, from the right ------------------------- */
+
+  function verticalMain() {
+    var main = root.classList.contains("vertical") && doc.querySelector("main");
+    return main && main.scrollWidth > main.clientWidth ? main : null;
+  }
+
+  // Forward in reading order is to the left: scrollLeft runs from 0 (the right edge, the
+  // beginning) down to -(scrollWidth - clientWidth).
+  function scrollColumns(main, forward) {
+    main.scrollLeft -= forward;
+  }
+
+  // The 卷 opens at its beginning; if what comes before the first 經 (a heading, blocks on the
+  // previous 經) fills the screen, go on just far enough that its first character shows.
+  function showBeginning() {
+    var main = verticalMain(), jing = doc.querySelector("main [data-layer=jing]");
+    if (!main) return;
+    main.scrollLeft = 0;
+    window.scrollTo(0, 0);
+    if (!jing) return;
+    var rect = jing.getClientRects()[0], left = main.getBoundingClientRect().left;
+    if (rect && rect.left < left) scrollColumns(main, left - rect.left + 24);
+  }
+
+  // The mouse wheel moves along the columns.
   function onWheel(e) {
-    if (!root.classList.contains("vertical") || e.ctrlKey) return;
-    if (Math.abs(e.deltaY) <= Math.abs(e.deltaX)) return;
-    var main = e.currentTarget;
-    if (main.scrollWidth <= main.clientWidth) return;
-    var step = e.deltaMode === 1 ? e.deltaY * 16 : e.deltaMode === 2 ? e.deltaY * main.clientWidth : e.deltaY;
-    main.scrollLeft -= step;
+    var main = verticalMain();
+    if (!main || e.ctrlKey || Math.abs(e.deltaY) <= Math.abs(e.deltaX)) return;
+    var unit = e.deltaMode === 1 ? 16 : e.deltaMode === 2 ? main.clientWidth : 1;
+    scrollColumns(main, e.deltaY * unit);
     e.preventDefault();
+  }
+
+  // Keys in reading order: forward PageDown, Space, ← and ↓; back PageUp, Shift+Space, → and ↑;
+  // Home and End to the ends. Keys typed into a field, or Space on a control, keep their use.
+  var FORWARD = { PageDown: "page", " ": "page", ArrowLeft: "line", ArrowDown: "line" };
+  var BACK = { PageUp: "page", ArrowRight: "line", ArrowUp: "line" };
+  function onVerticalKey(e) {
+    var main = verticalMain(), t = e.target;
+    if (!main || e.altKey || e.ctrlKey || e.metaKey || e.defaultPrevented) return false;
+    if (t && t.closest && t.closest("input, textarea, select, [contenteditable]")) return false;
+    if (e.key === " " && t && t.closest && t.closest("button, a, [role=button]")) return false;
+    var page = main.clientWidth - 48, line = 48;
+    var back = e.key === " " ? e.shiftKey : !!BACK[e.key];
+    var kind = e.key === " " ? "page" : FORWARD[e.key] || BACK[e.key];
+    if (e.key === "Home") main.scrollLeft = 0;
+    else if (e.key === "End") main.scrollLeft = -(main.scrollWidth - main.clientWidth);
+    else if (kind) scrollColumns(main, (kind === "page" ? page : line) * (back ? -1 : 1));
+    else return false;
+    e.preventDefault();
+    return true;
+  }
+
+  // A vertical swipe moves along the columns too (up: forward), as on a horizontal page; main
+  // leaves only sideways panning to the browser (touch-action: pan-x).
+  var swipe = null;
+  function onTouchStart(e) {
+    swipe = e.touches.length === 1 ? { x: e.touches[0].clientX, y: e.touches[0].clientY } : null;
+  }
+  function onTouchMove(e) {
+    var main = verticalMain();
+    if (!main || !swipe || e.touches.length !== 1) return;
+    var x = e.touches[0].clientX, y = e.touches[0].clientY;
+    if (Math.abs(y - swipe.y) > Math.abs(x - swipe.x)) scrollColumns(main, swipe.y - y);
+    swipe = { x: x, y: y };
   }
 
   /* ----- 義疏 category filter ------------------------------------------------------------ */
@@ -489,7 +563,8 @@
   }
 
   function onKey(e) {
-    if (e.key === "Escape") { hideTip(); if (pinned) unpin(); }
+    if (e.key === "Escape") { hideTip(); if (pinned) unpin(); return; }
+    onVerticalKey(e);
   }
 
   function init() {
@@ -497,13 +572,13 @@
     root.classList.add("js");
     fillTools();
     linkGlosses();
+    spanTranslatedRows();
     storedHidden().forEach(function (l) { root.classList.add("hide-" + l); });
     Object.keys(KEY_MODES).forEach(function (m) { if (load(KEY_MODES[m]) === "1") root.classList.add(m); });
     syncLayerButtons();
     syncModeButtons();
     setCategory(root.getAttribute("data-cat-filter") || "all");
     headerHeight();
-    if (root.classList.contains("parallel")) layoutParallel();
 
     doc.addEventListener("click", onClick);
     doc.addEventListener("mouseover", onOver);
@@ -514,8 +589,13 @@
     window.addEventListener("hashchange", markTarget);
     window.addEventListener("resize", function () { headerHeight(); hideTip(); });
     var main = doc.querySelector("main");
-    if (main) main.addEventListener("wheel", onWheel, { passive: false });
+    if (main) {
+      main.addEventListener("wheel", onWheel, { passive: false });
+      main.addEventListener("touchstart", onTouchStart, { passive: true });
+      main.addEventListener("touchmove", onTouchMove, { passive: true });
+    }
     if (window.location.hash) markTarget();
+    else if (root.classList.contains("vertical")) showBeginning();
   }
 
   if (doc.readyState === "loading") doc.addEventListener("DOMContentLoaded", init);
