@@ -87,6 +87,7 @@
         <xsl:if test="exists($text//tei:ab[@type = 'translation'])">
           <xsl:attribute name="class">has-translation</xsl:attribute>
         </xsl:if>
+        <a class="skip" href="#text" lang="zh-Hant">跳至正文</a>
         <header class="masthead">
           <xsl:if test="$index-href">
             <nav aria-label="網站"><a class="to-index" href="{$index-href}">目錄</a></nav>
@@ -98,7 +99,7 @@
             <xsl:with-param name="text" select="$text"/>
           </xsl:call-template>
         </header>
-        <main>
+        <main id="text" tabindex="-1">
           <xsl:apply-templates select="$text"/>
         </main>
       </body>
@@ -118,7 +119,7 @@
     <xsl:variable name="categories" as="xs:string*"
                   select="$category-order[. = (distinct-values($notes[@type = 'yishu'][not(@place = 'inline')]/@subtype),
                                                'an'[exists($notes[@type = 'an'][not(@place = 'inline')])])]"/>
-    <nav class="toolbar" aria-label="閱讀設定">
+    <nav class="toolbar" aria-label="閱讀設定" lang="zh-Hant">
       <xsl:if test="exists($present)">
         <span class="group" role="group" aria-label="顯示層次">
           <xsl:for-each select="$present">
@@ -153,19 +154,24 @@
     <xsl:sequence select="if (exists($parts)) then string-join($parts, ' · ') else zs:title($n)"/>
   </xsl:function>
 
-  <!-- Who wrote which layer, from the standOff persons and the @resp of the notes. -->
+  <!-- Who wrote which layer, from the standOff persons and the @resp of the notes: open, with its
+       summary shown only on narrow screens, where zhushu.js closes it so that the text, not the
+       list, fills the first screen. -->
   <xsl:template name="credits">
     <xsl:variable name="people" select="zs:commentators(.)"/>
     <xsl:if test="exists($people)">
-      <ul class="credits">
-        <xsl:for-each select="$people">
-          <li id="{?id}">
-            <span class="name"><xsl:value-of select="?name"/></span>
-            <xsl:text> </xsl:text>
-            <span class="role"><xsl:value-of select="string-join(?layers!zs:layer-name(.), '、')"/></span>
-          </li>
-        </xsl:for-each>
-      </ul>
+      <details class="credits" open="open">
+        <summary lang="zh-Hant">注疏者 <xsl:value-of select="count($people)"/> 家</summary>
+        <ul>
+          <xsl:for-each select="$people">
+            <li id="{?id}">
+              <span class="name"><xsl:value-of select="?name"/></span>
+              <xsl:text> </xsl:text>
+              <span class="role" lang="zh-Hant"><xsl:value-of select="string-join(?layers!zs:layer-name(.), '、')"/></span>
+            </li>
+          </xsl:for-each>
+        </ul>
+      </details>
     </xsl:if>
   </xsl:template>
 
@@ -175,7 +181,7 @@
     <xsl:variable name="types" as="xs:string*"
                   select="distinct-values((//tei:note/(if (@place = 'inline') then 'inline-' || @type else string(@type)),
                                            //tei:ab/@type))"/>
-    <p class="legend" aria-hidden="true">
+    <p class="legend" aria-hidden="true" lang="zh-Hant">
       <span class="jing">經</span>
       <xsl:if test="$types = 'inline-zhu'">
         <span class="zhu">注</span>
@@ -307,16 +313,16 @@
         <xsl:attribute name="data-covers" select="string-join($covers, ' ')"/>
       </xsl:if>
       <p class="lemma">
-        <button type="button" class="fold" aria-expanded="true" title="收合此疏" aria-label="收合此疏"></button>
+        <button type="button" class="fold" aria-expanded="true" title="收合此疏" aria-label="收合此疏" lang="zh-Hant"></button>
         <xsl:apply-templates select="tei:label">
           <xsl:with-param name="target" select="$target" tunnel="yes"/>
         </xsl:apply-templates>
         <!-- No 出文 to carry the link: give the reader a plain arrow to the span instead. -->
         <xsl:if test="$target and not(tei:label[@type = 'chuwen'])">
-          <a class="to-span" href="#{$target}" title="所釋經注">↑</a>
+          <a class="to-span" href="#{$target}" title="所釋經注" aria-label="所釋經注" lang="zh-Hant">↑</a>
         </xsl:if>
         <xsl:if test="$detached">
-          <span class="elsewhere">出文在他卷</span>
+          <span class="elsewhere" lang="zh-Hant">出文在他卷</span>
         </xsl:if>
       </p>
       <xsl:apply-templates select="node() except tei:label"/>
@@ -356,13 +362,13 @@
       <p class="lemma">
           <xsl:apply-templates select="tei:label"/>
           <xsl:if test="$prev">
-            <a class="continues" href="#{$prev}" title="承前頁">承前</a>
+            <a class="continues" href="#{$prev}" title="承前頁" lang="zh-Hant">承前</a>
           </xsl:if>
           <xsl:if test="$target">
-            <a class="to-span" href="#{$target}" title="所釋經文">↑</a>
+            <a class="to-span" href="#{$target}" title="所釋經文" aria-label="所釋經文" lang="zh-Hant">↑</a>
           </xsl:if>
           <xsl:if test="$detached">
-            <span class="elsewhere">經文在他卷</span>
+            <span class="elsewhere" lang="zh-Hant">經文在他卷</span>
           </xsl:if>
         </p>
       <xsl:apply-templates select="node() except tei:label"/>
@@ -468,7 +474,7 @@
       </xsl:if>
       <xsl:apply-templates/>
       <xsl:if test="$original">
-        <a class="to-original" href="#{$original}" title="原文">↑</a>
+        <a class="to-original" href="#{$original}" title="原文" aria-label="原文" lang="zh-Hant">↑</a>
       </xsl:if>
     </p>
   </xsl:template>
@@ -575,11 +581,22 @@
     </xsl:choose>
   </xsl:template>
 
-  <!-- The printed category of a 義疏 block (正义, 存疑 …) or its 案: a coloured tag. -->
+  <!-- The printed category of a 義疏 block (正义, 存疑 …) or its 案: a coloured tag. The source's
+       closing stop (存疑。 正义：) stays in the page, so its text is the source's, but in a span
+       hidden from view: a tag is not a sentence. -->
   <xsl:template match="tei:label[@type = 'category']">
+    <xsl:variable name="last" as="text()?" select="text()[last()][not(following-sibling::*)]"/>
     <span class="category">
       <xsl:apply-templates select="@xml:id"/>
-      <xsl:apply-templates/>
+      <xsl:apply-templates select="node() except $last"/>
+      <xsl:analyze-string select="string($last)" regex="[。．.：:，,、；;\s]+$">
+        <xsl:matching-substring>
+          <span class="stop"><xsl:value-of select="."/></span>
+        </xsl:matching-substring>
+        <xsl:non-matching-substring>
+          <xsl:value-of select="."/>
+        </xsl:non-matching-substring>
+      </xsl:analyze-string>
     </span>
   </xsl:template>
 

@@ -57,6 +57,7 @@
     if (!shown) hidden.push(layer);
     save(KEY_LAYERS, JSON.stringify(hidden));
     syncLayerButtons();
+    keepCurrentShown();
   }
 
   /* ----- vertical and parallel modes ----------------------------------------------------- */
@@ -67,9 +68,19 @@
     });
   }
 
+  // The heights the vertical mode's text area leaves to the masthead, and to the toolbar when
+  // it is fixed at the foot of a narrow screen.
   function headerHeight() {
-    var h = doc.querySelector("header.masthead");
+    var h = doc.querySelector("header.masthead"), bar = doc.querySelector("nav.toolbar");
     if (h) root.style.setProperty("--head-h", h.offsetHeight + "px");
+    var fixed = bar && getComputedStyle(bar).position === "fixed";
+    root.style.setProperty("--bar-h", fixed ? bar.offsetHeight + "px" : "0px");
+  }
+
+  // On a narrow screen the list of commentators starts folded (the text fills the first screen).
+  function foldCredits() {
+    var credits = doc.querySelector("details.credits");
+    if (credits && window.matchMedia && window.matchMedia("(max-width: 36rem)").matches) credits.open = false;
   }
 
   // Where the reader is: the character at the start of the first line (horizontal) or column
@@ -207,13 +218,20 @@
 
   /* ----- 義疏 category filter ------------------------------------------------------------ */
 
+  // Only the entries that hold a block of the category stay (their 經 with them).
   function setCategory(cat) {
     if (!cat || cat === "all") root.removeAttribute("data-cat-filter");
     else root.setAttribute("data-cat-filter", cat);
+    each(doc.querySelectorAll("main .entry"), function (entry) {
+      var holds = !cat || cat === "all" || Array.prototype.some.call(entry.querySelectorAll("aside[data-category]"),
+        function (a) { return a.getAttribute("data-category") === cat; });
+      entry.classList.toggle("no-category", !holds);
+    });
     each(doc.querySelectorAll("button[data-filter-category]"), function (b) {
       var c = b.getAttribute("data-filter-category");
       b.setAttribute("aria-pressed", (c === (cat || "all")) ? "true" : "false");
     });
+    keepCurrentShown();
   }
 
   /* ----- 疏: folding, and lighting the span a 出文 names --------------------------------- */
@@ -305,6 +323,7 @@
     if (!backLink) {
       backLink = doc.createElement("a");
       backLink.className = "back-to-shu";
+      backLink.lang = "zh-Hant";
       doc.body.appendChild(backLink);
     }
     backLink.textContent = "↩ 返回疏";
@@ -371,6 +390,7 @@
     if (!status) {
       status = doc.createElement("span");
       status.className = "status";
+      status.lang = "zh-Hant";
       status.setAttribute("role", "status");
       status.setAttribute("aria-live", "polite");
       (doc.querySelector(".toolbar") || doc.body).appendChild(status);
@@ -415,6 +435,20 @@
     ["main .sublemma[id]", null, "疏"]
   ];
 
+  // What a tool names: the layer and the opening characters of its element's text (read with
+  // textContent), and the id, which tells apart two passages that open alike.
+  function toolName(el, what) {
+    var text = "";
+    for (var n = el.firstChild; n && text.length < 8; n = n.nextSibling) {
+      if (n.nodeType === 3 || (n.nodeType === 1 && !n.classList.contains("tools") && !n.classList.contains("lemma")
+                               && !n.classList.contains("stop"))) text += n.textContent;
+    }
+    if (!text && el.querySelector(".lemma")) text = el.querySelector(".lemma").textContent;
+    text = text.replace(/\s+/g, "");
+    var opening = text.length > 8 ? text.slice(0, 8) + "…" : text;
+    return what + (opening ? "「" + opening + "」" : "") + " " + el.id;
+  }
+
   function fillTools() {
     var prefix = doc.body.getAttribute("data-cite") || "";
     TOOL_PLACES.forEach(function (place) {
@@ -424,16 +458,18 @@
         var id = el.id, what = place[2] || LAYER_NAMES[el.getAttribute("data-layer")] || "";
         var s = doc.createElement("span");
         s.className = "tools";
+        s.lang = "zh-Hant";
+        var named = toolName(el, what);
         var a = doc.createElement("a");
         a.className = "permalink";
         a.setAttribute("href", "#" + id);
-        a.setAttribute("aria-label", what + " " + id + " 連結");
+        a.setAttribute("aria-label", "連結：" + named);
         var b = doc.createElement("button");
         b.type = "button";
         b.className = "cite";
         b.setAttribute("data-cite", prefix ? prefix + " · " + id : id);
         b.title = "複製引文";
-        b.setAttribute("aria-label", "複製引文");
+        b.setAttribute("aria-label", "複製引文：" + named);
         s.appendChild(a);
         s.appendChild(b);
         where.appendChild(s);
@@ -441,22 +477,45 @@
     });
   }
 
-  // Each glossed piece learns its 音義 (span[data-glosses] names the pieces a gloss glosses):
-  // data-yinyi for the popup, aria-describedby for assistive technology, focusable.
+  // Each 音義 gloss is tied to what it glosses (span[data-glosses] names the pieces): to the
+  // character its term names inside the piece, wrapped here in span.glossed, else to the whole
+  // piece. That element gets data-yinyi for the popup, aria-describedby for assistive
+  // technology, and becomes focusable.
   function linkGlosses() {
-    var glosses = doc.querySelectorAll("[data-glosses][id]");
-    for (var i = 0; i < glosses.length; i++) {
-      var g = glosses[i];
-      tokens(g.getAttribute("data-glosses")).forEach(function (pid) {
-        var piece = byId(pid);
-        if (!piece || piece === g) return;
-        var ids = tokens(piece.getAttribute("data-yinyi"));
+    each(doc.querySelectorAll("[data-glosses][id]"), function (g) {
+      var term = g.querySelector(".term"), name = term ? term.textContent.replace(/\s+/g, "") : "";
+      var pieces = tokens(g.getAttribute("data-glosses")).map(byId).filter(function (p) { return p && p !== g; });
+      var at = null;
+      for (var i = 0; i < pieces.length && !at; i++) at = name ? termIn(pieces[i], name) : null;
+      (at ? [at] : pieces).forEach(function (el) {
+        var ids = tokens(el.getAttribute("data-yinyi"));
         if (ids.indexOf(g.id) < 0) ids.push(g.id);
-        piece.setAttribute("data-yinyi", ids.join(" "));
-        piece.setAttribute("aria-describedby", ids.join(" "));
-        piece.setAttribute("tabindex", "0");
+        el.setAttribute("data-yinyi", ids.join(" "));
+        el.setAttribute("aria-describedby", ids.join(" "));
+        el.setAttribute("tabindex", "0");
       });
+    });
+  }
+
+  // The first occurrence of `name` in the text of `piece` not yet tied to a gloss (a term
+  // glossed twice is two occurrences, in order), wrapped in span.glossed; null if there is none
+  // within one text node. The text is only split and moved, never rewritten.
+  function termIn(piece, name) {
+    var walker = doc.createTreeWalker(piece, NodeFilter.SHOW_TEXT, null);
+    for (var node = walker.nextNode(); node; node = walker.nextNode()) {
+      var inner = closest(node.parentNode, ".glossed, .tools, [data-glosses]");
+      if (inner && inner !== piece && piece.contains(inner)) continue;
+      var i = node.data.indexOf(name);
+      if (i < 0) continue;
+      var hit = node.splitText(i);
+      hit.splitText(name.length);
+      var span = doc.createElement("span");
+      span.className = "glossed";
+      hit.parentNode.replaceChild(span, hit);
+      span.appendChild(hit);
+      return span;
     }
+    return null;
   }
 
   function cite(button) {
@@ -474,6 +533,75 @@
         announce("未能複製：" + text.replace("\n", " "));
       }
     });
+  }
+
+  /* ----- keyboard: one tab stop for the text ------------------------------------------- */
+
+  // The text is a list of reading blocks (units, 疏, 義疏 and 案 blocks, translations). One of
+  // them, the current one, is in the tab order, and only its own links and buttons: the arrow
+  // keys (in reading order) move to the next or previous block shown, Home and End to the first
+  // and last, and Tab goes into the block's controls. A page of 700 blocks is then a dozen tab
+  // stops, not 1,400; pointing at or clicking a block makes it the current one too.
+  var BLOCKS = "main p.unit[id], main aside[id][data-layer], main p.translation[id]";
+  var CONTROLS = "a[href], button, [tabindex]";
+  var current = null;
+
+  function blockOf(node) { return closest(node, BLOCKS); }
+
+  function setTabStops(block, on) {
+    block.setAttribute("tabindex", on ? "0" : "-1");
+    block.classList.toggle("current", on);
+    each(block.querySelectorAll(CONTROLS), function (c) { c.setAttribute("tabindex", on ? "0" : "-1"); });
+  }
+
+  function makeCurrent(block) {
+    if (!block || block === current) return;
+    if (current) setTabStops(current, false);
+    current = block;
+    setTabStops(block, true);
+  }
+
+  function initBlocks() {
+    var main = doc.querySelector("main");
+    if (!main) return;
+    each(main.querySelectorAll(CONTROLS), function (c) { c.setAttribute("tabindex", "-1"); });
+    each(main.querySelectorAll(BLOCKS), function (b) { b.setAttribute("tabindex", "-1"); });
+    keepCurrentShown();
+  }
+
+  function shownBlocks() {
+    return Array.prototype.filter.call(doc.querySelectorAll(BLOCKS), function (b) { return b.getClientRects().length; });
+  }
+
+  // A hidden layer or a category filter may hide the current block: the first one shown takes over.
+  function keepCurrentShown() {
+    if (!current || !current.getClientRects().length) makeCurrent(shownBlocks()[0]);
+  }
+
+  // Arrow keys on the current block itself: the next or previous block in reading order.
+  function onBlockKey(e) {
+    if (!current || e.target !== current || e.altKey || e.ctrlKey || e.metaKey) return false;
+    var vertical = root.classList.contains("vertical");
+    var next = vertical ? { ArrowLeft: 1, ArrowDown: 1 } : { ArrowDown: 1 };
+    var prev = vertical ? { ArrowRight: 1, ArrowUp: 1 } : { ArrowUp: 1 };
+    var list = shownBlocks(), i = list.indexOf(current), to = -1;
+    if (next[e.key]) to = i + 1;
+    else if (prev[e.key]) to = i - 1;
+    else if (e.key === "Home") to = 0;
+    else if (e.key === "End") to = list.length - 1;
+    else return false;
+    e.preventDefault();
+    if (to < 0 || to >= list.length) return true;
+    makeCurrent(list[to]);
+    list[to].focus({ preventScroll: true });
+    list[to].scrollIntoView({ block: "nearest", inline: "nearest" });
+    return true;
+  }
+
+  function onFocusIn(e) {
+    var block = blockOf(e.target);
+    if (block) makeCurrent(block);
+    onOver(e);
   }
 
   /* ----- the fragment target ------------------------------------------------------------- */
@@ -501,6 +629,7 @@
     var el = byId(id);
     if (!el || !doc.body.contains(el)) return;
     reveal(el);
+    makeCurrent(blockOf(el));
     el.classList.add("target-hl");
     targeted = el;
     if (el.scrollIntoView) el.scrollIntoView({ block: "center", inline: "center" });
@@ -564,7 +693,7 @@
 
   function onKey(e) {
     if (e.key === "Escape") { hideTip(); if (pinned) unpin(); return; }
-    onVerticalKey(e);
+    if (!onBlockKey(e)) onVerticalKey(e);
   }
 
   function init() {
@@ -572,7 +701,9 @@
     root.classList.add("js");
     fillTools();
     linkGlosses();
+    initBlocks();
     spanTranslatedRows();
+    foldCredits();
     storedHidden().forEach(function (l) { root.classList.add("hide-" + l); });
     Object.keys(KEY_MODES).forEach(function (m) { if (load(KEY_MODES[m]) === "1") root.classList.add(m); });
     syncLayerButtons();
@@ -583,7 +714,7 @@
     doc.addEventListener("click", onClick);
     doc.addEventListener("mouseover", onOver);
     doc.addEventListener("mouseout", onOut);
-    doc.addEventListener("focusin", onOver);
+    doc.addEventListener("focusin", onFocusIn);
     doc.addEventListener("focusout", onOut);
     doc.addEventListener("keydown", onKey);
     window.addEventListener("hashchange", markTarget);
