@@ -202,9 +202,12 @@ def test_hovering_a_sublemma_quote_highlights_its_span(site, browser, highlights
 
 def test_yinyi_popup_and_category_filter(site, page):
     page.goto(url(site, TEIS[4]))
-    j1 = page.locator('[id="u1.j1"]')
-    assert j1.get_attribute("data-yinyi") == "u1.y2 u1.y3" == j1.get_attribute("aria-describedby")
-    assert j1.get_attribute("tabindex") == "0"
+    # each gloss is tied to the character its term names inside the glossed piece (貉, 使 of u1.j1)
+    glossed = page.evaluate("() => [...document.querySelectorAll('[id=\"u1.j1\"] [data-yinyi]')]"
+                            ".map(e => [e.textContent, e.dataset.yinyi, e.getAttribute('aria-describedby')])")
+    assert glossed == [["貉", "u1.y2", "u1.y2"], ["使", "u1.y3", "u1.y3"]]
+    assert page.locator('[id="u1.j1"]').text_content() == "貉、戎、狄之国使，掌传王之言而谕说焉，以和亲之。"
+    assert page.locator('[id="u1.j1"]').get_attribute("data-yinyi") is None
     assert page.locator('[id="u1.z1"]').get_attribute("data-yinyi") is None
     glossed = page.locator("[data-yinyi]").first
     glossed.hover()
@@ -231,6 +234,8 @@ def test_citation_controls(site, page):
     for id_, href, cite in tools:
         assert href == "#" + id_ and cite == "周禮注疏 · 卷三十八 · " + id_
     button = page.locator('[id="u1.s1"] > .lemma > span.tools button.cite')
+    assert not button.is_visible()               # out of sight until its block is pointed at
+    page.locator('[id="u1.s1"]').hover()
     button.click()
     status = page.locator("[role=status]")
     status.wait_for(state="attached")

@@ -77,6 +77,22 @@
     root.style.setProperty("--bar-h", fixed ? bar.offsetHeight + "px" : "0px");
   }
 
+  // Wide screens: once the reader scrolls past the toolbar it floats at the top of the window
+  // (narrow ones have it fixed at the foot, by the stylesheet), so it stays in reach.
+  var barHome = 0;
+  function floatToolbar() {
+    var bar = doc.querySelector("nav.toolbar");
+    if (!bar) return;
+    var narrow = window.matchMedia && window.matchMedia("(max-width: 36rem)").matches;
+    var floats = root.classList.contains("toolbar-floats");
+    if (!floats) barHome = bar.getBoundingClientRect().top + window.pageYOffset;
+    var float = !narrow && !root.classList.contains("vertical") && window.pageYOffset > barHome;
+    if (float !== floats) {
+      root.style.setProperty("--bar-space", float ? bar.offsetHeight + "px" : "0px");
+      root.classList.toggle("toolbar-floats", float);
+    }
+  }
+
   // On a narrow screen the list of commentators starts folded (the text fills the first screen).
   function foldCredits() {
     var credits = doc.querySelector("details.credits");
@@ -129,22 +145,26 @@
     save(KEY_MODES[mode], on ? "1" : "0");
     syncModeButtons();
     headerHeight();
+    floatToolbar();
     if (point) showPoint(point);
     else if (mode === "vertical" && on) showBeginning();
   }
 
   // A translation printed in pieces (across a page edge) follows its original piece after piece
-  // (common.xsl): in the parallel view's grid the original spans their rows, so the pieces stack
-  // beside it as one text.
-  function spanTranslatedRows() {
-    var count = {};
+  // (common.xsl): the pieces go into one div.pieces, so that the parallel view's grid sets them
+  // beside their original as one text, one cell.
+  function joinTranslationPieces() {
     each(doc.querySelectorAll("main .entry.bilingual > p.translation[data-original]"), function (t) {
-      var id = t.getAttribute("data-original");
-      count[id] = (count[id] || 0) + 1;
-    });
-    Object.keys(count).forEach(function (id) {
-      var original = byId(id);
-      if (count[id] > 1 && original) original.style.gridRowEnd = "span " + count[id];
+      var prev = t.previousElementSibling, original = t.getAttribute("data-original");
+      if (prev && prev.classList.contains("pieces") && prev.lastElementChild.getAttribute("data-original") === original) {
+        prev.appendChild(t);
+      } else if (prev && prev.matches("p.translation") && prev.getAttribute("data-original") === original) {
+        var pieces = doc.createElement("div");
+        pieces.className = "pieces";
+        prev.parentNode.insertBefore(pieces, prev);
+        pieces.appendChild(prev);
+        pieces.appendChild(t);
+      }
     });
   }
 
@@ -702,8 +722,9 @@
     fillTools();
     linkGlosses();
     initBlocks();
-    spanTranslatedRows();
+    joinTranslationPieces();
     foldCredits();
+    floatToolbar();
     storedHidden().forEach(function (l) { root.classList.add("hide-" + l); });
     Object.keys(KEY_MODES).forEach(function (m) { if (load(KEY_MODES[m]) === "1") root.classList.add(m); });
     syncLayerButtons();
@@ -718,7 +739,8 @@
     doc.addEventListener("focusout", onOut);
     doc.addEventListener("keydown", onKey);
     window.addEventListener("hashchange", markTarget);
-    window.addEventListener("resize", function () { headerHeight(); hideTip(); });
+    window.addEventListener("resize", function () { headerHeight(); hideTip(); floatToolbar(); });
+    window.addEventListener("scroll", floatToolbar, { passive: true });
     var main = doc.querySelector("main");
     if (main) {
       main.addEventListener("wheel", onWheel, { passive: false });
