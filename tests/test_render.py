@@ -49,8 +49,9 @@ def ids(doc):
 
 
 def links(e):
-    """The hrefs of the links in e, leaving out the permalinks every unit, piece and block has."""
-    return [a.get("href") for a in e.iter("a") if "permalink" not in (a.get("class") or "").split()]
+    """The hrefs of the links in e, leaving out the permalinks every unit, piece and block has and
+    the skip link to the text every page has."""
+    return [a.get("href") for a in e.iter("a") if not {"permalink", "skip"} & set((a.get("class") or "").split())]
 
 
 def assert_only_own_scripts(doc):
@@ -333,7 +334,8 @@ def test_yishu_blocks_follow_their_unit(yishu_page):
     _, doc = yishu_page
     entry = parent_of(doc, by_id(doc, "u1"))
     assert "entry" in classes(entry)
-    assert [c.get("id") for c in entry] == ["u1", "u1.c1", "t1", "fw3", "u1.c2", "u1.c3", "u1.c4", "t2"]
+    # each translation right after what it translates (t1 of u1, t2 of u1.c4), wherever printed
+    assert [c.get("id") for c in entry] == ["u1", "t1", "u1.c1", "fw3", "u1.c2", "u1.c3", "u1.c4", "t2"]
     block = by_id(doc, "u1.c1")
     assert block.tag == "aside" and block.get("data-layer") == "yishu"
     assert {"yishu", "cat-zhengyi"} <= classes(block) and block.get("data-category") == "zhengyi"
@@ -354,7 +356,7 @@ def test_yishu_quotations_name_who_said_it(yishu_page):
     # a scholar declared from the text: his id works as an HTML id, and he is credited
     who = by_id(doc, "u1.c1.q2")[0]
     assert who.get("href") == "#zs.刘智" and who.get("title") == "刘智"
-    credits = {li.get("id"): text_of(li) for li in doc.findall(".//ul[@class='credits']/li")}
+    credits = {li.get("id"): text_of(li) for li in doc.findall(".//details[@class='credits']/ul/li")}
     assert "義疏" in credits["zhengxuan"] and "義疏" in credits["zs.刘智"]
     assert "疏" in credits["jiagongyan"]                    # credited for the quoted 疏
     # words nobody is named for: no name
