@@ -75,7 +75,10 @@ def main(argv=None):
                 for name, show in VIEWS.items():
                     ctx = browser.new_context(viewport={"width": width, "height": height})
                     pg = ctx.new_page()
+                    pg.mouse.move(0, 0)
                     show(pg, site)
+                    if name != "yinyi":
+                        pg.mouse.move(0, 0)             # no stray hover where the click was
                     pg.wait_for_timeout(150)
                     path = args.out / f"view-{name}-{size}.png"
                     pg.screenshot(path=str(path))
