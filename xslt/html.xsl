@@ -5,8 +5,9 @@
   common.xsl decides what is 經, 注, 音義 and 疏 and what each 疏 explains; this file only says how
   they look. 經 is set large; 注 and 音義 run inline in smaller type, as in the printed editions;
   each 疏 follows its unit as a block whose 出文 links to the span it explains. That span carries
-  data-shu (the ids of the 疏 that explain it); a piece glossed by 音義 carries data-yinyi and
-  aria-describedby (the ids of the glosses).
+  data-shu (the ids of the 疏 that explain it); an 音義 gloss carries data-glosses, from which the
+  script ties it to the character its term names in the glossed piece (span.glossed with
+  data-yinyi and aria-describedby: the ids of the glosses).
 
   The 欽定三禮義疏: each 義疏 block follows its unit, its category (正義, 辨正 …) set as a tag and
   each quotation opening with the scholar's name in bold (a link to the list of commentators);
@@ -26,7 +27,8 @@
   file://. The script is an enhancement: the toolbar (nav.toolbar: layer toggles
   button[data-toggle-layer], vertical and parallel modes button[data-toggle], 義疏 category
   filters button[data-filter-category]), folding of 疏, highlighting of the span a 出文 names, the
-  音義 tooltip and copying citations. A tiny inline script in the head applies the reader's saved
+  音義 tooltip, copying citations, and the keyboard (a skip link to main#text; the text one tab
+  stop, the current block, arrows between blocks). A tiny inline script in the head applies the reader's saved
   choices (localStorage: zhushu.layers, zhushu.vertical, zhushu.parallel) as classes on <html>
   before the first paint. Without script the text, links and :target highlighting all still work,
   and the controls that need script are hidden.

@@ -9,7 +9,9 @@
      parallel       original | translation view  localStorage "zhushu.parallel" ("1" / "0")
      data-cat-filter="<category>"  only that 義疏 category shown (not kept across pages)
    Controls: button[data-toggle-layer], button[data-toggle=vertical|parallel],
-   button[data-filter-category], button.fold (a 疏), button.cite (copy a citation). */
+   button[data-filter-category], button.fold (a 疏), button.cite (copy a citation).
+   Also on <html>: toolbar-floats (a wide screen scrolled past the toolbar). The reading block
+   with the keyboard focus is .current (the text's one tab stop). */
 (function () {
   "use strict";
 
