@@ -162,6 +162,28 @@ def test_vertical_opens_at_the_beginning_and_moves_forward(site, open_page, view
         assert pg.evaluate(scroll) == 0
 
 
+def test_vertical_swipe_up_moves_forward(site, browser):
+    """On a touch screen a vertical swipe moves along the columns (up: forward, as on a page)."""
+    path = next(p for p in reading_pages(site) if p.name.startswith("004"))
+    ctx = browser.new_context(viewport=MOBILE, has_touch=True, is_mobile=True)
+    ctx.add_init_script("localStorage.setItem('zhushu.vertical', '1')")
+    pg = ctx.new_page()
+    pg.goto(path.as_uri())
+    cdp = ctx.new_cdp_session(pg)
+    x, y = MOBILE["width"] / 2, MOBILE["height"] / 2
+
+    def touch(kind, at):
+        cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": [{"x": x, "y": at}] if at else []})
+
+    touch("touchStart", y)
+    for step in range(1, 11):
+        touch("touchMove", y - 20 * step)
+    touch("touchEnd", None)
+    scrolled = pg.evaluate("() => document.querySelector('main').scrollLeft")
+    ctx.close()
+    assert scrolled <= -150, scrolled
+
+
 def test_switching_modes_keeps_the_place(site, open_page):
     for path in reading_pages(site):
         pg = open_page(path)
