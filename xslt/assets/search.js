@@ -1,0 +1,336 @@
+/* Zhushu search: the search page (search.html) and the highlight of a hit on a reading page.
+ *
+ * The index (assets/search/, written by pipeline/render/search_index.py) is a set of script files,
+ * each calling one of the callbacks below: Chromium refuses fetch() of file:// URLs but not a
+ * <script src>, so the site searches from a folder with no server. A query is folded (fold.js:
+ * 繁→簡 and common variant forms) and stripped of white space and punctuation, as the index was;
+ * the postings of its characters (one character) or of a cover of its two-character keys give the
+ * candidate units; each candidate is checked against its text (text-N.js), which also gives the
+ * keyword-in-context line. Only the shards a query needs are loaded; results come in site order,
+ * fifty at a time.
+ *
+ * Source text only ever becomes textContent; links are built from page names and ids.
+ */
+(function () {
+  "use strict";
+  var doc = document;
+  var SKIP = /[\p{P}\p{Z}\p{C}]/u;       // not matched: as search_text.searchable()
+  var BATCH = 50, CONTEXT = 14, MAX_QUERY = 200, MAX_KEYS = 8;
+  var LAYER_NAMES = { jing: "經", zhu: "注", yinyi: "音義", shu: "疏", yishu: "義疏", an: "案",
+                      translation: "譯", textual: "校", xiaozhu: "小注", person: "人名" };
+  var script = doc.currentScript;
+  var base = script ? script.src.replace(/search\.js([?#].*)?$/, "search/") : "assets/search/";
+  var api = window.zhushuSearch = window.zhushuSearch || {};
+  var files = {};                        // file name → {promise, resolve, reject}
+
+  function entry(name) {
+    if (!files[name]) {
+      var e = files[name] = {};
+      e.promise = new Promise(function (resolve, reject) { e.resolve = resolve; e.reject = reject; });
+    }
+    return files[name];
+  }
+
+  function load(name) {
+    var e = entry(name);
+    if (!e.requested) {
+      e.requested = true;
+      var s = doc.createElement("script");
+      s.src = base + name;
+      s.charset = "utf-8";
+      s.onerror = function () { e.reject(new Error(name)); };
+      doc.head.appendChild(s);
+    }
+    return e.promise;
+  }
+
+  api.manifest = function (m) { entry("manifest.js").resolve(m); };
+  api.fold = function (t) { entry("fold.js").resolve(t); };
+  api.persons = function (p) { entry("persons.js").resolve(p); };
+  api.postings = function (n, d) { entry("post-" + n + ".js").resolve(d); };
+  api.texts = function (n, d) { entry("text-" + n + ".js").resolve(d); };
+
+  /* The matched form of a text: searchable characters, folded; map[i] is the index in `text` of
+     the character that gave code unit i. */
+  function normalise(text, table) {
+    var out = [], map = [];
+    for (var i = 0; i < text.length;) {
+      var cp = text.codePointAt(i), ch = String.fromCodePoint(cp);
+      if (!SKIP.test(ch)) {
+        var f = table[ch] || ch;
+        for (var k = 0; k < f.length; k++) map.push(i);
+        out.push(f);
+      }
+      i += ch.length;
+    }
+    return { s: out.join(""), map: map };
+  }
+
+  function charEnd(text, i) { return i + (text.codePointAt(i) > 0xffff ? 2 : 1); }
+
+  /* Where q occurs in text: [start, end) pairs of indices of `text`. */
+  function occurrences(text, q, table) {
+    var n = normalise(text, table), found = [], at = n.s.indexOf(q);
+    while (at >= 0) {
+      found.push([n.map[at], charEnd(text, n.map[at + q.length - 1])]);
+      at = n.s.indexOf(q, at + q.length);
+    }
+    return found;
+  }
+
+  function shardOf(key, shards) {
+    var h = 0;
+    for (var ch of key) h = (h * 31 + ch.codePointAt(0)) % shards;
+    return h;
+  }
+
+  /* The index keys a query is looked up by: itself if one character, else two-character keys
+     covering it (every other one, and the last), at most MAX_KEYS spread over it. */
+  function keysOf(q) {
+    var chars = Array.from(q);
+    if (chars.length === 1) return [q];
+    var keys = [];
+    for (var i = 0; i + 1 < chars.length; i += 2) keys.push(chars[i] + chars[i + 1]);
+    if (chars.length % 2) keys.push(chars[chars.length - 2] + chars[chars.length - 1]);
+    if (keys.length > MAX_KEYS) {
+      var step = keys.length / MAX_KEYS, spread = [];
+      for (var j = 0; j < MAX_KEYS; j++) spread.push(keys[Math.floor(j * step)]);
+      keys = spread;
+    }
+    return keys.filter(function (k, i) { return keys.indexOf(k) === i; });
+  }
+
+  function decode(deltas, mask) {
+    var out = [], v = 0, parts = deltas.split(",");
+    for (var i = 0; i < parts.length; i++) {
+      v += parseInt(parts[i], 36);
+      if (mask & (1 << (v & 15))) out.push(v);
+    }
+    return out;
+  }
+
+  function intersect(lists) {
+    lists.sort(function (a, b) { return a.length - b.length; });
+    var result = lists[0];
+    for (var l = 1; l < lists.length && result.length; l++) {
+      var other = lists[l], kept = [], j = 0;
+      for (var i = 0; i < result.length; i++) {
+        while (j < other.length && other[j] < result[i]) j++;
+        if (other[j] === result[i]) kept.push(result[i]);
+      }
+      result = kept;
+    }
+    return result;
+  }
+
+  function textShard(manifest, unit) {
+    var lo = 0, hi = manifest.textStarts.length - 1;
+    while (lo < hi) {
+      var mid = (lo + hi + 1) >> 1;
+      if (manifest.textStarts[mid] <= unit) lo = mid; else hi = mid - 1;
+    }
+    return lo;
+  }
+
+  function el(tag, cls, text) {
+    var e = doc.createElement(tag);
+    if (cls) e.className = cls;
+    if (text) e.textContent = text;
+    return e;
+  }
+
+  function permalink(page, id, query) {
+    return encodeURIComponent(page) + "?hl=" + encodeURIComponent(query) + "#" + encodeURIComponent(id);
+  }
+
+  /* ===== the search page ===================================================================== */
+
+  function searchPage(list) {
+    var field = doc.querySelector("input[type=search][data-search]");
+    var status = doc.querySelector("[data-search-status]");
+    var more = doc.querySelector("[data-search-more]");
+    var personsBox = doc.querySelector(".search-persons");
+    var personsList = doc.querySelector("[data-search-persons]");
+    var boxes = Array.prototype.slice.call(doc.querySelectorAll("input[data-search-layer]"));
+    var params = new URLSearchParams(location.search);
+    var run = 0, state = null, timer = 0;
+    field.value = (params.get("q") || "").slice(0, MAX_QUERY);
+    var chosen = params.getAll("layer");
+    boxes.forEach(function (b) { b.checked = chosen.indexOf(b.value) >= 0; });
+
+    function say(text) { status.textContent = text; }
+
+    function persons(q, table, token) {
+      load("persons.js").then(function (people) {
+        if (token !== run) return;
+        personsList.textContent = "";
+        people.forEach(function (p) {
+          var hit = p[1].some(function (name) { return normalise(name, table).s.indexOf(q) >= 0; });
+          if (!hit) return;
+          var li = el("li");
+          li.setAttribute("data-search-result", "");
+          li.setAttribute("data-layer", "person");
+          var a = el("a", "", p[1][0]);
+          a.href = "persons.html#" + encodeURIComponent(p[0]);
+          li.appendChild(a);
+          if (p[2]) li.appendChild(el("span", "search-where", p[2]));
+          personsList.appendChild(li);
+        });
+        personsBox.hidden = !personsList.firstChild;
+      }, function () {});
+    }
+
+    function result(manifest, rec, spans, query) {
+      var text = rec[5], layer = manifest.layers[rec[2]], page = manifest.pages[rec[0]];
+      var li = el("li"), first = spans[0];
+      li.setAttribute("data-search-result", "");
+      li.setAttribute("data-layer", layer);
+      li.appendChild(el("span", "search-layer layer-" + layer, LAYER_NAMES[layer] || layer));
+      var a = el("a", "search-kwic");
+      a.href = permalink(page[0], rec[1], query);
+      var from = Math.max(0, first[0] - CONTEXT), to = Math.min(text.length, first[1] + CONTEXT);
+      a.appendChild(doc.createTextNode((from > 0 ? "…" : "") + text.slice(from, first[0])));
+      a.appendChild(el("mark", "", text.slice(first[0], first[1])));
+      a.appendChild(doc.createTextNode(text.slice(first[1], to) + (to < text.length ? "…" : "")));
+      li.appendChild(a);
+      var where = [page[1] || page[2], rec[3], rec[4]].filter(Boolean).join(" · ");
+      if (spans.length > 1) where += " · " + spans.length + " 處";
+      li.appendChild(el("span", "search-where", where));
+      return li;
+    }
+
+    /* Check candidates from state.next on, shard by shard, until BATCH more hits are shown. */
+    function next(token) {
+      var s = state, shown = 0;
+      more.hidden = true;
+      function step() {
+        if (token !== run) return;
+        if (s.next >= s.candidates.length || shown >= BATCH) {
+          var all = s.next >= s.candidates.length;
+          more.hidden = all;
+          if (!s.hits) say("未找到「" + s.query + "」。");
+          else say((all ? "共 " : "前 ") + s.hits + " 條：「" + s.query + "」" + (all ? "" : "（尚有更多）"));
+          api.timing.done = performance.now() - api.timing.start;
+          return;
+        }
+        var unit = s.candidates[s.next] >> 4, n = textShard(s.manifest, unit);
+        load("text-" + n + ".js").then(function (shard) {
+          if (token !== run) return;
+          var start = s.manifest.textStarts[n];
+          while (s.next < s.candidates.length && shown < BATCH) {
+            var u = s.candidates[s.next] >> 4;
+            if (textShard(s.manifest, u) !== n) break;
+            s.next++;
+            var rec = shard[u - start], spans = occurrences(rec[5], s.q, s.table);
+            if (!spans.length) continue;
+            list.appendChild(result(s.manifest, rec, spans, s.query));
+            if (!s.hits++) api.timing.first = performance.now() - api.timing.start;
+            shown++;
+          }
+          step();
+        }, function () { say("索引檔案缺失。"); });
+      }
+      step();
+    }
+
+    function search() {
+      var token = ++run, query = field.value.slice(0, MAX_QUERY);
+      var layers = boxes.filter(function (b) { return b.checked; }).map(function (b) { return b.value; });
+      var url = new URLSearchParams();
+      if (query) url.set("q", query);
+      layers.forEach(function (l) { url.append("layer", l); });
+      history.replaceState(null, "", "?" + url.toString() + location.hash);
+      list.textContent = "";
+      personsList.textContent = "";
+      personsBox.hidden = true;
+      more.hidden = true;
+      api.timing = { start: performance.now() };
+      Promise.all([load("manifest.js"), load("fold.js")]).then(function (got) {
+        if (token !== run) return;
+        var manifest = got[0], table = got[1], q = normalise(query, table).s;
+        if (!q) { say(query ? "「" + query + "」中沒有可檢索的字。" : "請輸入要檢索的字。"); return; }
+        say("檢索中……");
+        persons(q, table, token);
+        var mask = 0;
+        manifest.layers.forEach(function (l, i) {
+          if (!layers.length || layers.indexOf(l) >= 0) mask |= 1 << i;
+        });
+        var keys = keysOf(q);
+        return Promise.all(keys.map(function (k) {
+          return load("post-" + shardOf(k, manifest.postingShards) + ".js");
+        })).then(function (shards) {
+          if (token !== run) return;
+          var lists = keys.map(function (k, i) { return shards[i][k] ? decode(shards[i][k], mask) : []; });
+          state = { manifest: manifest, table: table, q: q, query: query, hits: 0, next: 0,
+                    candidates: intersect(lists) };
+          next(token);
+        });
+      }).catch(function () { say("此網站未建檢索索引。"); });
+    }
+
+    field.closest("form").addEventListener("submit", function (e) { e.preventDefault(); search(); });
+    field.addEventListener("input", function () { clearTimeout(timer); timer = setTimeout(search, 200); });
+    boxes.forEach(function (b) { b.addEventListener("change", search); });
+    more.addEventListener("click", function () { if (state) next(run); });
+    if (field.value) search(); else say("請輸入要檢索的字。");
+  }
+
+  /* ===== a reading page opened at a hit: page.html?hl=query#id ================================ */
+
+  // What the page adds to a unit that is not its text, and the units nested in it.
+  var NOT_TEXT = "button, .tools, .tooltip, .mark, .category, .elsewhere, .to-span, .continues, " +
+                 ".to-original, .back-to-shu, [data-layer]";
+
+  function textNodes(unit) {
+    var nodes = [];
+    var walker = doc.createTreeWalker(unit, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, {
+      acceptNode: function (n) {
+        if (n.nodeType === 1) return n !== unit && n.matches(NOT_TEXT) ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_SKIP;
+        return NodeFilter.FILTER_ACCEPT;
+      }
+    });
+    while (walker.nextNode()) nodes.push(walker.currentNode);
+    return nodes;
+  }
+
+  function highlightHit() {
+    var query = new URLSearchParams(location.search).get("hl");
+    var unit = location.hash.length > 1 ? doc.getElementById(decodeURIComponent(location.hash.slice(1))) : null;
+    if (!query || !unit) return;
+    load("fold.js").then(function (table) {
+      var q = normalise(query.slice(0, MAX_QUERY), table).s;
+      if (!q) return;
+      var nodes = textNodes(unit), owner = [], offset = [], text = "";
+      nodes.forEach(function (n) {
+        for (var i = 0; i < n.data.length; i++) { owner.push(n); offset.push(i); }
+        text += n.data;
+      });
+      var ranges = [];
+      occurrences(text, q, table).forEach(function (span) {
+        // one range per text node the match runs through: a nested note in between stays unlit
+        for (var i = span[0]; i < span[1];) {
+          var node = owner[i], j = i;
+          while (j < span[1] && owner[j] === node) j++;
+          var r = doc.createRange();
+          r.setStart(node, offset[i]);
+          r.setEnd(node, offset[j - 1] + 1);
+          ranges.push(r);
+          i = j;
+        }
+      });
+      if (!ranges.length) return;
+      if (window.CSS && CSS.highlights && window.Highlight) {
+        CSS.highlights.set("search-hit", new Highlight(...ranges));
+      } else {
+        ranges.reverse().forEach(function (r) { r.surroundContents(el("mark", "search-hit")); });
+      }
+    }, function () {});
+  }
+
+  function start() {
+    var list = doc.querySelector("[data-search-results]");
+    if (list) searchPage(list); else highlightHit();
+  }
+
+  if (doc.readyState === "loading") doc.addEventListener("DOMContentLoaded", start); else start();
+})();
