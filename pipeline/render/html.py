@@ -72,7 +72,7 @@ def render_html(paths: list[str], out_dir: str, jobs: int = 1, with_search: bool
         written.append(os.path.join(out_dir, name))
     if with_search:
         search_index.write(out_dir, ASSETS, [(i.name, i.work, i.title) for i in infos],
-                           [text for _, text in results], search.listed_persons(infos))
+                           [index for _, index in results], search.listed_persons(infos))
     return written
 
 
@@ -86,7 +86,7 @@ def _new_renderer() -> Renderer:
 
 
 def _render_page(item: tuple[str, str, bool], renderer: Renderer | None = None
-                 ) -> tuple[site.PageInfo, search_text.PageText]:
+                 ) -> tuple[site.PageInfo, search_index.PageIndex]:
     """One page; what the index pages and the search index need from it comes back (a file is
     parsed once)."""
     global _renderer
@@ -98,5 +98,6 @@ def _render_page(item: tuple[str, str, bool], renderer: Renderer | None = None
     tree = load_tei(path)
     renderer.render_to_file(tree, path, target, page_params(tree))
     titles = _titles(tree)
-    text = search_text.page_text(tree, titles[2]) if with_search else search_text.PageText()
-    return site.page_info(tree, os.path.basename(target), *titles), text
+    index = (search_index.page_index(search_text.page_text(tree, titles[2])) if with_search
+             else search_index.PageIndex())
+    return site.page_info(tree, os.path.basename(target), *titles), index

@@ -2,48 +2,101 @@
 files (assets/search/) so that a page opened from file:// can load them (Chromium refuses fetch()
 of file:// URLs, not <script src>). Each file calls a global callback with its data.
 
-- manifest.js: the layers, the pages (file name, work, title), the number of postings shards and
-  the first unit of each text shard.
-- post-N.js: for each 1- and 2-character key (folded, searchable characters only) of shard N
-  (a hash of its code points, the same in search.js), the units that contain it, as base-36 deltas
-  of unit × 16 + layer (so a layer filter needs no other file).
-- text-N.js: the units N holds, in site order: page, id, layer, 卷, 篇 and the text as printed, for
-  checking a candidate (a query longer than two characters) and for the keyword-in-context line.
+The text is cut into chunks: the units of one page and one layer, in document order, up to
+TEXT_BYTES of text each; a chunk is one text file and the unit of the postings.
+
+- manifest.js: the layers, the pages (file name, work, title), each chunk's page and layer, and
+  the first key of each postings shard.
+- post-N.js: the (key, chunk) pairs of a range of keys, sorted, as one list of hexadecimal deltas
+  of key × chunks + chunk. A key is a folded searchable character (its code point) or two of them
+  (first × 0x110000 + second): exact for queries of one or two characters, and a cover of
+  two-character keys narrows a longer query to the chunks that may hold it.
+- text-N.js: chunk N: its page, its layer and its units (id, 卷, 篇, text as printed), to check a
+  candidate and for the keyword-in-context line.
 - fold.js: the characters folding changes (hanzi.fold_table), for the query and the highlight.
 - persons.js: the persons on the persons index, with every form of their name.
 
-One pass over the text; sorted keys and fixed separators: the same site gives the same bytes.
+The pairs are made and sorted by C-level operations of the standard library (set, map, sort):
+a Python loop over the millions of pairs of a 20 MB site cost three times the rendering. Sorted
+keys and fixed separators: the same site gives the same bytes.
 """
 from __future__ import annotations
 
 import json
 import os
+import sys
+from array import array
+from bisect import bisect_left
+from dataclasses import dataclass, field
+from itertools import repeat
+from operator import add, mul, sub
 
 from pipeline import files, hanzi
-from pipeline.render.search_text import PageText, normalise
+from pipeline.errors import PipelineError
+from pipeline.render.search_text import SEPARATOR, PageText, Unit, normalise
 
 DIR = "search"
 LAYERS = ("jing", "zhu", "yinyi", "shu", "yishu", "an", "translation", "textual", "xiaozhu")
+TEXT_BYTES = 16_000            # aimed-at text of a chunk: a result costs at most one such file
 POSTINGS_BYTES = 48_000        # aimed-at size of a postings shard
-TEXT_BYTES = 16_000            # aimed-at size of a text shard: a result costs at most one
+PAIR_BYTES = 5                 # a pair's share of a postings file, measured on the Kanripo works
+PLANE = 0x110000               # code points: the second character of a two-character key
+_UTF32 = "utf-32-le" if sys.byteorder == "little" else "utf-32-be"   # as array("I") reads it
+assert array("I").itemsize == 4
+MAX_CHUNKS = 7000              # key × chunks + chunk must stay below 2**53 (JavaScript numbers)
 
 
-def shard_of(key: str, shards: int) -> int:
-    """The postings shard of a key; search.js computes the same."""
-    h = 0
-    for ch in key:
-        h = (h * 31 + ord(ch)) % shards
-    return h
+@dataclass
+class Chunk:
+    layer: int
+    units: str                                 # JSON of its units: [[id, 卷, 篇, text], …]
+    keys: array                                # its keys, array("Q")
 
 
-def _b36(n: int) -> str:
-    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
-    out = ""
-    while True:
-        n, r = divmod(n, 36)
-        out = digits[r] + out
-        if not n:
-            return out
+@dataclass
+class PageIndex:
+    chunks: list[Chunk] = field(default_factory=list)
+    persons: dict[str, tuple[list[str], str]] = field(default_factory=dict)
+
+
+def keys_of(norm: str) -> set[int]:
+    """The keys of a normalised text: its characters and its pairs of neighbours (a pair with
+    SEPARATOR is a key no query has)."""
+    cps = array("I", norm.encode(_UTF32))
+    keys = set(cps)
+    keys.update(map(add, map(mul, cps, repeat(PLANE)), cps[1:]))
+    keys.discard(ord(SEPARATOR))
+    return keys
+
+
+def _chunk(layer: int, units: list[Unit]) -> Chunk:
+    norm = normalise(SEPARATOR.join(u.text for u in units))
+    rows = [[u.id, u.juan, u.pian, u.text] for u in units]
+    return Chunk(layer, json.dumps(rows, ensure_ascii=False, separators=(",", ":")),
+                 array("Q", keys_of(norm)))
+
+
+def page_index(page: PageText) -> PageIndex:
+    """A page's chunks (by layer, in LAYERS order) with their keys: made in the worker process
+    that rendered the page (compact: JSON text and arrays of numbers, no objects per unit)."""
+    out = PageIndex(persons=page.persons)
+    by_layer: dict[int, list[Unit]] = {}
+    code = {name: i for i, name in enumerate(LAYERS)}
+    for unit in page.units:
+        if unit.layer in code:
+            by_layer.setdefault(code[unit.layer], []).append(unit)
+    for layer in sorted(by_layer):
+        units: list[Unit] = []
+        size = 0
+        for unit in by_layer[layer]:
+            units.append(unit)
+            size += 3 * (len(unit.text) + len(unit.juan) + len(unit.pian)) + len(unit.id) + 12
+            if size >= TEXT_BYTES:
+                out.chunks.append(_chunk(layer, units))
+                units, size = [], 0
+        if units:
+            out.chunks.append(_chunk(layer, units))
+    return out
 
 
 def _js(callback: str, *args) -> bytes:
@@ -51,68 +104,60 @@ def _js(callback: str, *args) -> bytes:
     return f"zhushuSearch.{callback}({body});\n".encode("utf-8")
 
 
-def build(pages: list[tuple[str, str, str]], texts: list[PageText],
+def _shard_starts(pairs: list[int], chunks: int, shards: int) -> list[int]:
+    """Where each postings shard starts in the sorted pairs: about equal counts, never splitting
+    a key's pairs."""
+    starts = [0]
+    for s in range(1, shards):
+        i = s * len(pairs) // shards
+        i = bisect_left(pairs, pairs[i] // chunks * chunks)
+        if i > starts[-1]:
+            starts.append(i)
+    return starts
+
+
+def build(pages: list[tuple[str, str, str]], indexes: list[PageIndex],
           listed_persons: list[str]) -> dict[str, bytes]:
     """The files of the index (name under assets/search/ → bytes). `pages` are (file name, work,
-    title) in site order, `texts` what each page's tree gave, `listed_persons` the ids the persons
+    title) in site order, `indexes` what each page gave, `listed_persons` the ids the persons
     index shows, in its order."""
-    layer_code = {name: i for i, name in enumerate(LAYERS)}
-    postings: dict[str, list[int]] = {}
-    text_shards: list[list] = []
-    starts: list[int] = []
-    size = TEXT_BYTES
-    unit_no = 0
-    for page_no, page in enumerate(texts):
-        for unit in page.units:
-            code = layer_code.get(unit.layer)
-            if code is None:
-                continue
-            norm = normalise(unit.text)
-            value = unit_no * 16 + code
-            for key in {*norm, *(norm[i:i + 2] for i in range(len(norm) - 1))}:
-                postings.setdefault(key, []).append(value)
-            if size >= TEXT_BYTES:
-                text_shards.append([])
-                starts.append(unit_no)
-                size = 0
-            text_shards[-1].append([page_no, unit.id, code, unit.juan, unit.pian, unit.text])
-            size += 3 * len(unit.text) + len(unit.id) + 3 * (len(unit.juan) + len(unit.pian)) + 12
-            unit_no += 1
-
-    encoded = {}
-    total = 0
-    for key, values in postings.items():
-        deltas, prev = [], 0
-        for v in values:
-            deltas.append(_b36(v - prev))
-            prev = v
-        encoded[key] = ",".join(deltas)
-        total += len(encoded[key]) + 3 * len(key) + 4
-    shards = max(1, -(-total // POSTINGS_BYTES))
-    post_shards: list[dict[str, str]] = [{} for _ in range(shards)]
-    for key, value in encoded.items():
-        post_shards[shard_of(key, shards)][key] = value
-
-    out = {f"post-{n}.js": _js("postings", n, s) for n, s in enumerate(post_shards)}
-    for n, units in enumerate(text_shards):
-        out[f"text-{n}.js"] = _js("texts", n, units)
+    chunks = [(page_no, c) for page_no, index in enumerate(indexes) for c in index.chunks]
+    if len(chunks) > MAX_CHUNKS:
+        raise PipelineError(f"the search index holds at most {MAX_CHUNKS} chunks of text "
+                            f"({len(chunks)} needed): render the site with --no-search",
+                            rule="ZS-RENDER-001")
+    n = max(1, len(chunks))
+    pairs: list[int] = []
+    for chunk_no, (_, c) in enumerate(chunks):
+        pairs.extend(map(add, map(mul, c.keys, repeat(n)), repeat(chunk_no)))
+    pairs.sort()
+    shards = max(1, len(pairs) * PAIR_BYTES // POSTINGS_BYTES)
+    starts = _shard_starts(pairs, n, shards) if pairs else [0]
+    out = {}
+    for s, (i, j) in enumerate(zip(starts, [*starts[1:], len(pairs)])):
+        part = pairs[i:j]
+        deltas = [part[0], *map(sub, part[1:], part[:-1])] if part else []
+        out[f"post-{s}.js"] = _js("postings", s, ",".join(map(format, deltas, repeat("x"))))
+    for chunk_no, (page_no, c) in enumerate(chunks):
+        out[f"text-{chunk_no}.js"] = f"zhushuSearch.texts({chunk_no},[{page_no},{c.layer},{c.units}]);\n".encode("utf-8")
     out["manifest.js"] = _js("manifest", {
         "layers": list(LAYERS), "pages": [list(p) for p in pages],
-        "postingShards": shards, "textStarts": starts, "units": unit_no})
+        "chunks": [[page_no, c.layer] for page_no, c in chunks],
+        "postings": [pairs[i] // n if pairs else 0 for i in starts]})
     out["fold.js"] = _js("fold", hanzi.fold_table())
     people: dict[str, tuple[list[str], str]] = {}
-    for page in texts:
-        for pid, who in page.persons.items():
+    for index in indexes:
+        for pid, who in index.persons.items():
             people.setdefault(pid, who)
     out["persons.js"] = _js("persons", [[pid, *people[pid]] for pid in listed_persons if pid in people])
     return out
 
 
-def write(out_dir: str, assets: str, pages, texts, listed_persons) -> list[str]:
+def write(out_dir: str, assets: str, pages, indexes, listed_persons) -> list[str]:
     """Write the index under <out_dir>/<assets>/search/, the files of an earlier index removed."""
     target = os.path.join(out_dir, assets, DIR)
     files.make_dirs(target)
-    built = build(pages, texts, listed_persons)
+    built = build(pages, indexes, listed_persons)
     for old in os.listdir(target):
         if old.endswith(".js") and old not in built:
             os.remove(os.path.join(target, old))

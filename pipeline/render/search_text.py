@@ -49,9 +49,24 @@ def searchable(ch: str) -> bool:
     return unicodedata.category(ch)[0] not in "PZC"
 
 
+class _Matching(dict):
+    """A str.translate table built as characters are met: folded (hanzi.fold_table), or dropped
+    when not searchable."""
+
+    def __missing__(self, code: int) -> str | None:
+        ch = chr(code)
+        self[code] = hanzi.fold_table().get(ch, ch) if searchable(ch) else None
+        return self[code]
+
+
+_MATCHING = _Matching()
+SEPARATOR = "\x00"                            # between units in a chunk: kept, never matched
+_MATCHING[0] = SEPARATOR
+
+
 def normalise(text: str) -> str:
     """The form matched against: searchable characters only, folded (hanzi.fold)."""
-    return hanzi.fold("".join(ch for ch in text if searchable(ch)))
+    return text.translate(_MATCHING)
 
 
 class _Reader:
@@ -99,7 +114,10 @@ class _Reader:
     def unit(self, el: etree._Element, layer: str, juan: str, pian: str) -> None:
         parts: list[str] = []
         nested: list[etree._Element] = []
-        self.text_of(el, parts, nested)
+        if next(el.iterdescendants(_NOTE, _LABEL, _G, _GAP), None) is None:
+            parts = list(el.itertext())        # the common case, in C: nothing to leave out
+        else:
+            self.text_of(el, parts, nested)
         text = _squeeze("".join(parts))
         if el.get(XML_ID) and layer and text:
             self.units.append(Unit(el.get(XML_ID), layer, juan, pian, text))

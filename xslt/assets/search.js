@@ -4,10 +4,10 @@
  * each calling one of the callbacks below: Chromium refuses fetch() of file:// URLs but not a
  * <script src>, so the site searches from a folder with no server. A query is folded (fold.js:
  * 繁→簡 and common variant forms) and stripped of white space and punctuation, as the index was;
- * the postings of its characters (one character) or of a cover of its two-character keys give the
- * candidate units; each candidate is checked against its text (text-N.js), which also gives the
- * keyword-in-context line. Only the shards a query needs are loaded; results come in site order,
- * fifty at a time.
+ * the postings of its character (one character) or of a cover of its two-character keys give the
+ * candidate chunks (the text of one page and one layer, up to 16 KB); each is checked against its
+ * text (text-N.js), which also gives the keyword-in-context lines. Only the files a query needs
+ * are loaded; results come page by page (within a page, layer by layer), fifty or so at a time.
  *
  * Source text only ever becomes textContent; links are built from page names and ids.
  */
@@ -78,10 +78,40 @@
     return found;
   }
 
-  function shardOf(key, shards) {
-    var h = 0;
-    for (var ch of key) h = (h * 31 + ch.codePointAt(0)) % shards;
-    return h;
+  var PLANE = 0x110000;
+
+  /* A key as the index numbers it: a character's code point, or first × 0x110000 + second. */
+  function keyNumber(key) {
+    var cps = Array.from(key, function (c) { return c.codePointAt(0); });
+    return cps.length === 1 ? cps[0] : cps[0] * PLANE + cps[1];
+  }
+
+  /* The postings shard that holds a key: the last whose first key is not above it. */
+  function shardOf(manifest, key) {
+    var starts = manifest.postings, lo = 0, hi = starts.length - 1;
+    while (lo < hi) {
+      var mid = (lo + hi + 1) >> 1;
+      if (starts[mid] <= key) lo = mid; else hi = mid - 1;
+    }
+    return lo;
+  }
+
+  var decoded = {};                      // postings shard → its pairs, as numbers
+  function pairs(n, deltas) {
+    if (!decoded[n]) {
+      var out = [], v = 0, parts = deltas ? deltas.split(",") : [];
+      for (var i = 0; i < parts.length; i++) { v += parseInt(parts[i], 16); out.push(v); }
+      decoded[n] = out;
+    }
+    return decoded[n];
+  }
+
+  /* The chunks holding a key, ascending: the pairs key × chunks + chunk of its shard. */
+  function chunksOf(all, key, count) {
+    var lo = 0, hi = all.length, first = key * count, out = [];
+    while (lo < hi) { var mid = (lo + hi) >> 1; if (all[mid] < first) lo = mid + 1; else hi = mid; }
+    for (var i = lo; i < all.length && all[i] < first + count; i++) out.push(all[i] - first);
+    return out;
   }
 
   /* The index keys a query is looked up by: itself if one character, else two-character keys
@@ -100,15 +130,6 @@
     return keys.filter(function (k, i) { return keys.indexOf(k) === i; });
   }
 
-  function decode(deltas, mask) {
-    var out = [], v = 0, parts = deltas.split(",");
-    for (var i = 0; i < parts.length; i++) {
-      v += parseInt(parts[i], 36);
-      if (mask & (1 << (v & 15))) out.push(v);
-    }
-    return out;
-  }
-
   function intersect(lists) {
     lists.sort(function (a, b) { return a.length - b.length; });
     var result = lists[0];
@@ -121,15 +142,6 @@
       result = kept;
     }
     return result;
-  }
-
-  function textShard(manifest, unit) {
-    var lo = 0, hi = manifest.textStarts.length - 1;
-    while (lo < hi) {
-      var mid = (lo + hi + 1) >> 1;
-      if (manifest.textStarts[mid] <= unit) lo = mid; else hi = mid - 1;
-    }
-    return lo;
   }
 
   function el(tag, cls, text) {
@@ -180,26 +192,27 @@
       }, function () {});
     }
 
-    function result(manifest, rec, spans, query) {
-      var text = rec[5], layer = manifest.layers[rec[2]], page = manifest.pages[rec[0]];
+    function result(manifest, chunk, rec, spans, query) {
+      var text = rec[3], layer = manifest.layers[chunk[1]], page = manifest.pages[chunk[0]];
       var li = el("li"), first = spans[0];
       li.setAttribute("data-search-result", "");
       li.setAttribute("data-layer", layer);
       li.appendChild(el("span", "search-layer layer-" + layer, LAYER_NAMES[layer] || layer));
       var a = el("a", "search-kwic");
-      a.href = permalink(page[0], rec[1], query);
+      a.href = permalink(page[0], rec[0], query);
       var from = Math.max(0, first[0] - CONTEXT), to = Math.min(text.length, first[1] + CONTEXT);
       a.appendChild(doc.createTextNode((from > 0 ? "…" : "") + text.slice(from, first[0])));
       a.appendChild(el("mark", "", text.slice(first[0], first[1])));
       a.appendChild(doc.createTextNode(text.slice(first[1], to) + (to < text.length ? "…" : "")));
       li.appendChild(a);
-      var where = [page[1] || page[2], rec[3], rec[4]].filter(Boolean).join(" · ");
+      var where = [page[1] || page[2], rec[1], rec[2]].filter(Boolean).join(" · ");
       if (spans.length > 1) where += " · " + spans.length + " 處";
       li.appendChild(el("span", "search-where", where));
       return li;
     }
 
-    /* Check candidates from state.next on, shard by shard, until BATCH more hits are shown. */
+    /* Check the candidate chunks from state.next on, one text file each, until BATCH more hits
+       are shown (a chunk is always read to its end: its hits are shown together). */
     function next(token) {
       var s = state, shown = 0;
       more.hidden = true;
@@ -213,20 +226,16 @@
           api.timing.done = performance.now() - api.timing.start;
           return;
         }
-        var unit = s.candidates[s.next] >> 4, n = textShard(s.manifest, unit);
-        load("text-" + n + ".js").then(function (shard) {
+        var n = s.candidates[s.next++];
+        load("text-" + n + ".js").then(function (chunk) {
           if (token !== run) return;
-          var start = s.manifest.textStarts[n];
-          while (s.next < s.candidates.length && shown < BATCH) {
-            var u = s.candidates[s.next] >> 4;
-            if (textShard(s.manifest, u) !== n) break;
-            s.next++;
-            var rec = shard[u - start], spans = occurrences(rec[5], s.q, s.table);
-            if (!spans.length) continue;
-            list.appendChild(result(s.manifest, rec, spans, s.query));
+          chunk[2].forEach(function (rec) {
+            var spans = occurrences(rec[3], s.q, s.table);
+            if (!spans.length) return;
+            list.appendChild(result(s.manifest, chunk, rec, spans, s.query));
             if (!s.hits++) api.timing.first = performance.now() - api.timing.start;
             shown++;
-          }
+          });
           step();
         }, function () { say("索引檔案缺失。"); });
       }
@@ -251,18 +260,16 @@
         if (!q) { say(query ? "「" + query + "」中沒有可檢索的字。" : "請輸入要檢索的字。"); return; }
         say("檢索中……");
         persons(q, table, token);
-        var mask = 0;
-        manifest.layers.forEach(function (l, i) {
-          if (!layers.length || layers.indexOf(l) >= 0) mask |= 1 << i;
-        });
-        var keys = keysOf(q);
-        return Promise.all(keys.map(function (k) {
-          return load("post-" + shardOf(k, manifest.postingShards) + ".js");
-        })).then(function (shards) {
+        var keys = keysOf(q).map(keyNumber), count = manifest.chunks.length;
+        var shardNos = keys.map(function (k) { return shardOf(manifest, k); });
+        return Promise.all(shardNos.map(function (n) { return load("post-" + n + ".js"); })).then(function (shards) {
           if (token !== run) return;
-          var lists = keys.map(function (k, i) { return shards[i][k] ? decode(shards[i][k], mask) : []; });
+          var lists = keys.map(function (k, i) { return chunksOf(pairs(shardNos[i], shards[i]), k, count); });
+          var candidates = intersect(lists).filter(function (c) {
+            return !layers.length || layers.indexOf(manifest.layers[manifest.chunks[c][1]]) >= 0;
+          });
           state = { manifest: manifest, table: table, q: q, query: query, hits: 0, next: 0,
-                    candidates: intersect(lists) };
+                    candidates: candidates };
           next(token);
         });
       }).catch(function () { say("此網站未建檢索索引。"); });
