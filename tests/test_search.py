@@ -59,7 +59,7 @@ def _chunks_of(built, key: str) -> list[int]:
     for d in deltas.split(",") if deltas else []:
         v += int(d, 16)
         pairs.append(v)
-    n = len(manifest["chunks"])
+    n = manifest["pairBase"]
     return [p - number * n for p in pairs if number * n <= p < number * n + n]
 
 

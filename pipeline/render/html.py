@@ -73,6 +73,8 @@ def render_html(paths: list[str], out_dir: str, jobs: int = 1, with_search: bool
     if with_search:
         search_index.write(out_dir, ASSETS, [(i.name, i.work, i.title) for i in infos],
                            [index for _, index in results], search.listed_persons(infos))
+    else:
+        search_index.remove(out_dir, ASSETS)
     return written
 
 

@@ -8,7 +8,7 @@ TEXT_BYTES of text each; a chunk is one text file and the unit of the postings.
 - manifest.js: the layers, the pages (file name, work, title), each chunk's page and layer, and
   the first key of each postings shard.
 - post-N.js: the (key, chunk) pairs of a range of keys, sorted, as one list of hexadecimal deltas
-  of key × chunks + chunk. A key is a folded searchable character (its code point) or two of them
+  of key × 7000 + chunk (MAX_CHUNKS). A key is a folded searchable character (its code point) or two of them
   (first × 0x110000 + second): exact for queries of one or two characters, and a cover of
   two-character keys narrows a longer query to the chunks that may hold it.
 - text-N.js: chunk N: its page, its layer and its units (id, 卷, 篇, text as printed), to check a
@@ -24,14 +24,16 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import sys
+import tempfile
 from array import array
 from bisect import bisect_left
 from dataclasses import dataclass, field
 from itertools import repeat
 from operator import add, mul, sub
 
-from pipeline import files, hanzi
+from pipeline import hanzi
 from pipeline.errors import PipelineError
 from pipeline.render.search_text import SEPARATOR, PageText, Unit, normalise
 
@@ -43,19 +45,21 @@ PAIR_BYTES = 5                 # a pair's share of a postings file, measured on 
 PLANE = 0x110000               # code points: the second character of a two-character key
 _UTF32 = "utf-32-le" if sys.byteorder == "little" else "utf-32-be"   # as array("I") reads it
 assert array("I").itemsize == 4
-MAX_CHUNKS = 7000              # key × chunks + chunk must stay below 2**53 (JavaScript numbers)
+MAX_CHUNKS = 7000             # key × chunks + chunk must stay below 2**53 (JavaScript numbers)
 
 
 @dataclass
 class Chunk:
     layer: int
     units: str                                 # JSON of its units: [[id, 卷, 篇, text], …]
-    keys: array                                # its keys, array("Q")
 
 
 @dataclass
 class PageIndex:
     chunks: list[Chunk] = field(default_factory=list)
+    # key × MAX_CHUNKS + the chunk's number in the page, sorted: the page's run of the site's
+    # pairs (sorted here, in the worker, the site's sort is a merge of runs)
+    pairs: array = field(default_factory=lambda: array("Q"))
     persons: dict[str, tuple[list[str], str]] = field(default_factory=dict)
 
 
@@ -69,11 +73,11 @@ def keys_of(norm: str) -> set[int]:
     return keys
 
 
-def _chunk(layer: int, units: list[Unit]) -> Chunk:
-    norm = normalise(SEPARATOR.join(u.text for u in units))
+def _chunk(layer: int, units: list[Unit], local: int, pairs: list[int]) -> Chunk:
+    keys = keys_of(normalise(SEPARATOR.join(u.text for u in units)))
+    pairs.extend(map(add, map(mul, keys, repeat(MAX_CHUNKS)), repeat(local)))
     rows = [[u.id, u.juan, u.pian, u.text] for u in units]
-    return Chunk(layer, json.dumps(rows, ensure_ascii=False, separators=(",", ":")),
-                 array("Q", keys_of(norm)))
+    return Chunk(layer, json.dumps(rows, ensure_ascii=False, separators=(",", ":")))
 
 
 def page_index(page: PageText) -> PageIndex:
@@ -85,6 +89,7 @@ def page_index(page: PageText) -> PageIndex:
     for unit in page.units:
         if unit.layer in code:
             by_layer.setdefault(code[unit.layer], []).append(unit)
+    pairs: list[int] = []
     for layer in sorted(by_layer):
         units: list[Unit] = []
         size = 0
@@ -92,10 +97,12 @@ def page_index(page: PageText) -> PageIndex:
             units.append(unit)
             size += 3 * (len(unit.text) + len(unit.juan) + len(unit.pian)) + len(unit.id) + 12
             if size >= TEXT_BYTES:
-                out.chunks.append(_chunk(layer, units))
+                out.chunks.append(_chunk(layer, units, len(out.chunks), pairs))
                 units, size = [], 0
         if units:
-            out.chunks.append(_chunk(layer, units))
+            out.chunks.append(_chunk(layer, units, len(out.chunks), pairs))
+    pairs.sort()
+    out.pairs = array("Q", pairs)
     return out
 
 
@@ -126,11 +133,13 @@ def build(pages: list[tuple[str, str, str]], indexes: list[PageIndex],
         raise PipelineError(f"the search index holds at most {MAX_CHUNKS} chunks of text "
                             f"({len(chunks)} needed): render the site with --no-search",
                             rule="ZS-RENDER-001")
-    n = max(1, len(chunks))
+    n = MAX_CHUNKS
     pairs: list[int] = []
-    for chunk_no, (_, c) in enumerate(chunks):
-        pairs.extend(map(add, map(mul, c.keys, repeat(n)), repeat(chunk_no)))
-    pairs.sort()
+    first = 0                                  # the site's number of the page's first chunk
+    for index in indexes:
+        pairs.extend(map(add, index.pairs, repeat(first)))
+        first += len(index.chunks)
+    pairs.sort()                               # a merge of the pages' sorted runs
     shards = max(1, len(pairs) * PAIR_BYTES // POSTINGS_BYTES)
     starts = _shard_starts(pairs, n, shards) if pairs else [0]
     out = {}
@@ -142,7 +151,7 @@ def build(pages: list[tuple[str, str, str]], indexes: list[PageIndex],
         out[f"text-{chunk_no}.js"] = f"zhushuSearch.texts({chunk_no},[{page_no},{c.layer},{c.units}]);\n".encode("utf-8")
     out["manifest.js"] = _js("manifest", {
         "layers": list(LAYERS), "pages": [list(p) for p in pages],
-        "chunks": [[page_no, c.layer] for page_no, c in chunks],
+        "chunks": [[page_no, c.layer] for page_no, c in chunks], "pairBase": n,
         "postings": [pairs[i] // n if pairs else 0 for i in starts]})
     out["fold.js"] = _js("fold", hanzi.fold_table())
     people: dict[str, tuple[list[str], str]] = {}
@@ -154,16 +163,27 @@ def build(pages: list[tuple[str, str, str]], indexes: list[PageIndex],
 
 
 def write(out_dir: str, assets: str, pages, indexes, listed_persons) -> list[str]:
-    """Write the index under <out_dir>/<assets>/search/, the files of an earlier index removed."""
+    """Write the index to <out_dir>/<assets>/search/: into a new directory beside it, plain
+    writes (thousands of files: one atomic rename each cost a second), which then replaces the
+    old one whole."""
     target = os.path.join(out_dir, assets, DIR)
-    files.make_dirs(target)
     built = build(pages, indexes, listed_persons)
-    for old in os.listdir(target):
-        if old.endswith(".js") and old not in built:
-            os.remove(os.path.join(target, old))
-    written = []
-    for name in sorted(built):
-        path = os.path.join(target, name)
-        files.write_atomic(path, built[name])
-        written.append(path)
-    return written
+    fresh = tempfile.mkdtemp(prefix=".search-", dir=os.path.join(out_dir, assets))
+    try:
+        for name in sorted(built):
+            with open(os.path.join(fresh, name), "wb") as f:
+                f.write(built[name])
+        os.chmod(fresh, 0o755)
+        remove(out_dir, assets)
+        os.replace(fresh, target)
+    except OSError as e:
+        shutil.rmtree(fresh, ignore_errors=True)
+        raise PipelineError(f"cannot write the search index: {e.strerror}", target, rule="ZS-IO-002") from None
+    return [os.path.join(target, name) for name in sorted(built)]
+
+
+def remove(out_dir: str, assets: str) -> None:
+    """Remove an earlier index (a site rendered again without search must not keep a stale one)."""
+    target = os.path.join(out_dir, assets, DIR)
+    if os.path.isdir(target) and not os.path.islink(target):
+        shutil.rmtree(target)

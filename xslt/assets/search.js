@@ -106,7 +106,7 @@
     return decoded[n];
   }
 
-  /* The chunks holding a key, ascending: the pairs key × chunks + chunk of its shard. */
+  /* The chunks holding a key, ascending: the pairs key × pairBase + chunk of its shard. */
   function chunksOf(all, key, count) {
     var lo = 0, hi = all.length, first = key * count, out = [];
     while (lo < hi) { var mid = (lo + hi) >> 1; if (all[mid] < first) lo = mid + 1; else hi = mid; }
@@ -260,7 +260,7 @@
         if (!q) { say(query ? "「" + query + "」中沒有可檢索的字。" : "請輸入要檢索的字。"); return; }
         say("檢索中……");
         persons(q, table, token);
-        var keys = keysOf(q).map(keyNumber), count = manifest.chunks.length;
+        var keys = keysOf(q).map(keyNumber), count = manifest.pairBase;
         var shardNos = keys.map(function (k) { return shardOf(manifest, k); });
         return Promise.all(shardNos.map(function (n) { return load("post-" + n + ".js"); })).then(function (shards) {
           if (token !== run) return;
