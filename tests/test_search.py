@@ -241,3 +241,26 @@ def test_hostile_queries_are_shown_as_text(site, page, query):
     shown = query[:200]
     assert shown in status
     assert page.locator("input[data-search]").input_value() == shown
+
+
+def test_the_index_is_the_same_bytes_with_two_processes(site, tmp_path):
+    teis = json.loads(re.search(r"zhushuSearch\.manifest\((.*)\);", (site / "assets" / "search" / "manifest.js")
+                                .read_text(encoding="utf-8")).group(1))["pages"]
+    assert len(teis) == len(list(site.glob("*.html"))) - 3
+    again = tmp_path / "again"
+    sources = sorted(str(p) for p in site.parent.glob("kanripo-tei[0-9]*/*.xml"))
+    render_html(TEIS + sources, str(again), jobs=2)
+    one, two = site / "assets" / "search", again / "assets" / "search"
+    assert sorted(p.name for p in one.iterdir()) == sorted(p.name for p in two.iterdir())
+    assert all((one / p.name).read_bytes() == (two / p.name).read_bytes() for p in one.iterdir())
+
+
+def test_a_site_without_the_index_says_so(tmp_path, browser):
+    render_html(TEIS[:1], str(tmp_path))
+    assert (tmp_path / "assets" / "search" / "manifest.js").exists()
+    render_html(TEIS[:1], str(tmp_path), with_search=False)      # again, without: no stale index
+    assert not (tmp_path / "assets" / "search").exists()
+    page = browser.new_page()                  # the missing files are console errors here
+    page.goto((tmp_path / "search.html").as_uri() + "?q=" + quote("礼"))
+    page.wait_for_function("() => document.querySelector('[data-search-status]').textContent.includes('未建')")
+    page.close()

@@ -15,13 +15,15 @@
   "use strict";
   var doc = document;
   var SKIP = /[\p{P}\p{Z}\p{C}]/u;       // not matched: as search_text.searchable()
-  var BATCH = 50, CONTEXT = 14, MAX_QUERY = 200, MAX_KEYS = 8;
+  // a batch of results ends after fifty hits or forty text files (≤ 26 kB each), whichever first
+  var BATCH = 50, BATCH_FILES = 40, CONTEXT = 14, MAX_QUERY = 200, MAX_KEYS = 8;
   var LAYER_NAMES = { jing: "經", zhu: "注", yinyi: "音義", shu: "疏", yishu: "義疏", an: "案",
                       translation: "譯", textual: "校", xiaozhu: "小注", person: "人名" };
   var script = doc.currentScript;
   var base = script ? script.src.replace(/search\.js([?#].*)?$/, "search/") : "assets/search/";
   var api = window.zhushuSearch = window.zhushuSearch || {};
   var files = {};                        // file name → {promise, resolve, reject}
+  api.loaded = [];                       // the index files asked for, in order (for bench/search.py)
 
   function entry(name) {
     if (!files[name]) {
@@ -35,6 +37,7 @@
     var e = entry(name);
     if (!e.requested) {
       e.requested = true;
+      api.loaded.push(name);
       var s = doc.createElement("script");
       s.src = base + name;
       s.charset = "utf-8";
@@ -114,17 +117,17 @@
     return out;
   }
 
-  /* The index keys a query is looked up by: itself if one character, else two-character keys
-     covering it (every other one, and the last), at most MAX_KEYS spread over it. */
+  /* The index keys a query is looked up by: itself if one character, else each pair of
+     neighbours (overlapping pairs narrow a phrase of common characters far better than a cover
+     by every other pair), at most MAX_KEYS of them spread over it. */
   function keysOf(q) {
     var chars = Array.from(q);
     if (chars.length === 1) return [q];
     var keys = [];
-    for (var i = 0; i + 1 < chars.length; i += 2) keys.push(chars[i] + chars[i + 1]);
-    if (chars.length % 2) keys.push(chars[chars.length - 2] + chars[chars.length - 1]);
+    for (var i = 0; i + 1 < chars.length; i++) keys.push(chars[i] + chars[i + 1]);
     if (keys.length > MAX_KEYS) {
-      var step = keys.length / MAX_KEYS, spread = [];
-      for (var j = 0; j < MAX_KEYS; j++) spread.push(keys[Math.floor(j * step)]);
+      var step = (keys.length - 1) / (MAX_KEYS - 1), spread = [];
+      for (var j = 0; j < MAX_KEYS; j++) spread.push(keys[Math.round(j * step)]);
       keys = spread;
     }
     return keys.filter(function (k, i) { return keys.indexOf(k) === i; });
@@ -214,19 +217,21 @@
     /* Check the candidate chunks from state.next on, one text file each, until BATCH more hits
        are shown (a chunk is always read to its end: its hits are shown together). */
     function next(token) {
-      var s = state, shown = 0;
+      var s = state, shown = 0, read = 0;
       more.hidden = true;
       function step() {
         if (token !== run) return;
-        if (s.next >= s.candidates.length || shown >= BATCH) {
+        if (s.next >= s.candidates.length || shown >= BATCH || read >= BATCH_FILES) {
           var all = s.next >= s.candidates.length;
           more.hidden = all;
-          if (!s.hits) say("未找到「" + s.query + "」。");
+          if (!s.hits && all) say("未找到「" + s.query + "」。");
+          else if (!s.hits) say("「" + s.query + "」：尚未找到，可再查更多。");
           else say((all ? "共 " : "前 ") + s.hits + " 條：「" + s.query + "」" + (all ? "" : "（尚有更多）"));
           api.timing.done = performance.now() - api.timing.start;
           return;
         }
         var n = s.candidates[s.next++];
+        read++;
         load("text-" + n + ".js").then(function (chunk) {
           if (token !== run) return;
           chunk[2].forEach(function (rec) {
