@@ -217,6 +217,7 @@ def test_result_link_opens_the_unit_with_exactly_the_match_highlighted(site, pag
         e.querySelectorAll('[data-layer], button, .tools, .mark').forEach(n => n.remove());
         return e.textContent; }""", unit_id)
     assert len(lit) == own.count("不敬")
+    page.screenshot(path=str(SHOTS / "search-hit.png"))
 
 
 def test_persons_search_links_to_the_persons_index(site, page):
