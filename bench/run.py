@@ -3,7 +3,8 @@
     python bench/run.py [--mb 20] [--out bench/out]
 
 Prints MB/s per stage (convert: MB of source text; validate and html: MB of TEI), the best of
-three runs each, pages/s for printing a 100-page 卷 to PDF, and writes bench/out/results.json.
+three runs each, pages/s for printing a 100-page 卷 to PDF, the search index's cost (render with
+and without it) and query times in Chromium (bench/search.py), and writes bench/out/results.json.
 Each stage is also given as a ratio to lxml parsing the same bytes in the same run: the stage's
 best time over lxml's best time to parse the TEI it reads (convert: the TEI it wrote), the two
 timed in turn, so that a regression shows whatever the machine's speed that day. Record the
@@ -291,6 +292,8 @@ def main() -> None:
     if bad:
         print(f"warning: {len(bad)} validation errors, first: {bad[0]}", file=sys.stderr)
     results.append(timed("html", tei_bytes, lambda: render_html(teis, site), lambda: teis))
+    from bench.search import search_stage      # the index's cost and the queries' speed
+    results.append(search_stage(teis, os.path.join(args.out, "search")))
     results += kanripo_stage(os.path.join(args.out, "kanripo"), results[0]["mb_per_s"])
     results += pdf_stage(os.path.join(args.out, "pdf"))
     if args.validate_mb:

@@ -226,13 +226,14 @@ def render():
 @click.argument("paths", nargs=-1, required=True, type=click.Path())
 @click.option("-o", "--output", required=True, type=click.Path(), help="Directory for the site.")
 @click.option("-j", "--jobs", type=click.IntRange(1, 64), default=1, show_default=True, help="Render in this many processes.")
-def render_html_cmd(paths, output, jobs):
+@click.option("--no-search", is_flag=True, help="Leave out the search index (to measure what it costs).")
+def render_html_cmd(paths, output, jobs, no_search):
     """Write the web edition of TEI files (or directories of *.xml) into a directory: one page
-    per file, an index of works and 卷 (index.html), a persons index (persons.html) and the
-    shared CSS and JS (assets/)."""
+    per file, an index of works and 卷 (index.html), a persons index (persons.html), a search page
+    (search.html) with its index, and the shared CSS and JS (assets/)."""
     from pipeline.render import render_html
-    written = render_html(_xml_files(paths), output, jobs)
-    _say(f"wrote {len(written) - 2} pages, index.html and persons.html to {output}")
+    written = render_html(_xml_files(paths), output, jobs, with_search=not no_search)
+    _say(f"wrote {len(written) - 3} pages, index.html, persons.html and search.html to {output}")
     return EXIT_OK
 
 

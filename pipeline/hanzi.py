@@ -42,3 +42,38 @@ def script(text: str) -> str:
     if traditional == simplified:
         return ""
     return HANT if traditional > simplified else HANS
+
+
+# Variant forms (異體) OpenCC leaves as they are, each folded to the standard traditional form it
+# is the same word as (t2s then takes that form to its simplified one). Picked by hand from the
+# characters of the five Kanripo 四庫 works (文淵閣 e-texts) that t2s does not change, and kept
+# only where the two are one character in two shapes, never two words: 淸/靑 are 清/青 with the
+# 四庫 typeface's dot, 徳 and 眀 the printed forms of 德 and 明 (3,610 and 1,862 times in those
+# works), 隂 and 髙 of 陰 and 高. Counts and the list's reasons: docs/search.md.
+VARIANTS = {
+    "淸": "清", "靑": "青", "徳": "德", "眀": "明", "飬": "養", "敍": "敘", "竝": "並",
+    "槪": "概", "吿": "告", "衞": "衛", "緖": "緒", "隂": "陰", "髙": "高", "毎": "每",
+    "亷": "廉", "廵": "巡", "㫖": "旨", "恊": "協", "虗": "虛", "鄕": "鄉", "寳": "寶",
+    "麄": "麤",
+}
+
+
+@lru_cache(maxsize=None)
+def fold_table() -> dict[str, str]:
+    """Each character search folds, mapped to its folded form: the variants above to their
+    standard form, then traditional to simplified by OpenCC's t2s character table. Only
+    characters that change are listed; folding is for matching only, one character to one."""
+    t2s = character_table("t2s.json")
+    table = {}
+    for ch in sorted({*t2s, *VARIANTS}):
+        standard = VARIANTS.get(ch, ch)
+        folded = t2s.get(standard, standard)
+        if folded != ch and len(folded) == 1:
+            table[ch] = folded
+    return table
+
+
+def fold(text: str) -> str:
+    """`text` with each character folded (fold_table), for matching only: same length."""
+    table = fold_table()
+    return "".join(table.get(ch, ch) for ch in text)

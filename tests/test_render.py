@@ -55,16 +55,18 @@ def links(e):
 
 
 def assert_only_own_scripts(doc):
-    """The only scripts: the inline line applying saved choices, and the shared zhushu.js."""
+    """The only scripts: the inline line applying saved choices and the shared zhushu.js in the
+    head, and search.js with the search field."""
     scripts = doc.findall(".//script")
-    assert [s.get("src") for s in scripts] == [None, "assets/zhushu.js"]
-    assert scripts[1].get("defer") is not None and not (scripts[1].text or "").strip()
-    assert all(s in doc.find("head") for s in scripts)
+    assert [s.get("src") for s in scripts] == [None, "assets/zhushu.js", "assets/search.js"]
+    assert all(s.get("defer") is not None and not (s.text or "").strip() for s in scripts[1:])
+    assert all(s in doc.find("head") for s in scripts[:2])
 
 
 def test_writes_page_and_index(page_004):
     written, _, _ = page_004
-    assert [pathlib.Path(p).name for p in written] == ["004_788d901eea474415.html", "index.html", "persons.html"]
+    assert [pathlib.Path(p).name for p in written] == ["004_788d901eea474415.html", "index.html", "persons.html",
+                                                       "search.html"]
     index = pathlib.Path(written[1]).read_text(encoding="utf-8")
     doc = parse_html(index)
     links = doc.findall(".//main//a")
@@ -231,8 +233,9 @@ def test_stylesheet_compiled_once_per_call(tmp_path, monkeypatch):
         paths.append(str(p))
     written = render_html(paths, str(tmp_path / "out"))
     assert len(made) == 1
-    assert [pathlib.Path(p).name for p in written] == ["a.html", "b.html", "c.html", "index.html", "persons.html"]
-    index = pathlib.Path(written[-2]).read_text(encoding="utf-8")
+    assert [pathlib.Path(p).name for p in written] == ["a.html", "b.html", "c.html", "index.html", "persons.html",
+                                                       "search.html"]
+    index = pathlib.Path(written[-3]).read_text(encoding="utf-8")
     main = index[index.index("<main>"):]
     assert re.findall(r'href="([^"]+)">([^<]+)<', main) == [("a.html", "a"), ("b.html", "b"), ("c.html", "c")]
 

@@ -25,7 +25,7 @@ def site(tmp_path_factory):
 def test_site_files(site):
     out, written = site
     names = [pathlib.Path(p).name for p in written]
-    assert names == [pathlib.Path(t).stem + ".html" for t in TEIS] + ["index.html", "persons.html"]
+    assert names == [pathlib.Path(t).stem + ".html" for t in TEIS] + ["index.html", "persons.html", "search.html"]
     assert (out / "assets" / "zhushu.css").stat().st_size > 1000
     assert (out / "assets" / "zhushu.js").stat().st_size > 1000
     for p in written:

@@ -41,6 +41,7 @@
     exclude-result-prefixes="#all">
 
   <xsl:import href="common.xsl"/>
+  <xsl:include href="search.xsl"/>
 
   <!-- indent="no": whitespace between inline spans would show as gaps in running CJK text. -->
   <xsl:output method="html" html-version="5" encoding="UTF-8" indent="no"
@@ -95,6 +96,7 @@
             <nav aria-label="網站"><a class="to-index" href="{$index-href}">目錄</a></nav>
           </xsl:if>
           <h1><xsl:value-of select="if ($work) then $work else zs:title(.)"/></h1>
+          <xsl:call-template name="search-field"/>
           <xsl:call-template name="credits"/>
           <xsl:call-template name="legend"/>
           <xsl:call-template name="toolbar">

@@ -12,6 +12,7 @@ from urllib.parse import quote
 from lxml import etree
 
 from pipeline.constants import TEI_NS, XML_ID
+from pipeline.render import search
 
 _T = "{%s}" % TEI_NS
 _NS = {"t": TEI_NS}
@@ -88,6 +89,7 @@ def _page(title: str, body: str, assets: str) -> str:
 <header class="masthead">
 <nav aria-label="網站"><a href="{INDEX}">目錄</a> · <a href="{PERSONS}">人名索引</a></nav>
 <h1>{_e(title)}</h1>
+{search.field(assets)}
 </header>
 <main>
 {body}
