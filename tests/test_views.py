@@ -60,7 +60,7 @@ def site(tmp_path_factory):
 
 
 def reading_pages(site):
-    return sorted(p for p in site.glob("*.html") if p.name not in ("index.html", "persons.html"))
+    return sorted(p for p in site.glob("*.html") if p.name not in ("index.html", "persons.html", "search.html"))
 
 
 @pytest.fixture(scope="module")

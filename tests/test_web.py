@@ -90,7 +90,7 @@ def test_toggles_persist_across_pages(site, page):
     sync_api.expect(toggle).to_have_attribute("aria-pressed", "false")
     # Chromium hands a localStorage write to the browser process asynchronously; leaving the
     # page in the same millisecond (as no reader does) could load the next one before it lands
-    page.wait_for_timeout(200)
+    page.wait_for_timeout(1000)         # (200 ms was seen to fall short on a loaded machine)
     page.goto(url(site, TEIS[2]))                # 002, another page of the site
     assert page.evaluate(SHOWN, '[data-layer="zhu"]') == 0
     assert page.locator('[data-toggle-layer="zhu"]').get_attribute("aria-pressed") == "false"
