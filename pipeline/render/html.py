@@ -1,92 +1,94 @@
 """The web edition: TEI files to HTML pages by xslt/html.xsl (xslt.Renderer), one page per file,
-then the pages that span them (site.py: the index of works and 卷, the persons index) and the
-shared CSS and JS in assets/.
+then the pages that span them: the index of works and 卷 (site.py), a page per work
+(works_page.py), the persons index (persons_page.py) and the colophon (colophon.py); the shared
+CSS and JS in assets/ and a copy of each TEI file in tei/.
+
+The site is planned before any page is rendered (plan.py): every file is read once for what the
+other pages need of it (pages.py), so each page knows its work, its neighbours and its links.
 """
 from __future__ import annotations
 
 import os
 
-from lxml import etree
-
-from pipeline import files, hanzi, resources
-from pipeline.constants import TEI_NS
-from pipeline.render import site
+from pipeline import files, resources
+from pipeline.render import colophon, persons_page, site, works_page
+from pipeline.render.pages import PageInfo, page_info
+from pipeline.render.plan import COLOPHON, INDEX, PERSONS, PERSONS_PINYIN, TEI_DIR, Options, page_params, plan_works, with_slash
 from pipeline.render.xslt import Renderer, load_tei, output_names, write_text
-
-_T = "{%s}" % TEI_NS
-INDEX = site.INDEX
-
-
-def _titles(tree: etree._ElementTree) -> tuple[str, str, str]:
-    """(title, work, 卷) from titleStmt, whitespace normalised, '' where absent. The title is the
-    one the page shows (zs:title in common.xsl): main, else work + 卷, else 未題名."""
-    ts = tree.find(f"{_T}teiHeader/{_T}fileDesc/{_T}titleStmt")
-
-    def title(kind: str) -> str:
-        e = ts.find(f"{_T}title[@type='{kind}']") if ts is not None else None
-        return " ".join("".join(e.itertext()).split()) if e is not None else ""
-
-    work, juan = title("work"), title("juan")
-    return title("main") or " ".join(x for x in (work, juan) if x) or "未題名", work, juan
-
-
-def page_params(tree: etree._ElementTree) -> dict[str, str]:
-    """The parameters of html.xsl that differ from page to page: `lang`, the language of the
-    text with its script (lzh-Hans, lzh-Hant) found from the characters of its body, since the
-    TEI's xml:lang says only lzh."""
-    body = tree.find(f"{_T}text")
-    found = hanzi.script("".join(body.itertext())) if body is not None else ""
-    return {"lang": f"lzh-{found}" if found else "lzh"}
-
-
-def render_html(paths: list[str], out_dir: str, jobs: int = 1) -> list[str]:
-    """Render each TEI file to <out_dir>/<basename>.html, copy the shared CSS and JS into
-    <out_dir>/assets/, and write the index of works and 卷 and the persons index. Returns the
-    paths written: pages (in input order), index.html, persons.html. With jobs > 1 pages are
-    rendered in that many processes (Saxon holds the GIL), each compiling the stylesheet once.
-    Raises PipelineError naming the file on unsafe, malformed or non-TEI input."""
-    paths = list(paths)
-    names = output_names(paths, ".html", (INDEX, site.PERSONS))
-    for name in [*names, INDEX, site.PERSONS, *(os.path.join(ASSETS, a) for a in _ASSET_FILES)]:
-        files.refuse_overwriting_inputs(paths, os.path.join(out_dir, name))
-    files.make_dirs(os.path.join(out_dir, ASSETS))
-    for asset in _ASSET_FILES:
-        with open(resources.path("xslt", f"assets/{asset}"), "rb") as f:
-            files.write_atomic(os.path.join(out_dir, ASSETS, asset), f.read())
-
-    work_items = [(p, os.path.join(out_dir, n)) for p, n in zip(paths, names)]
-    if jobs <= 1 or len(work_items) < 2:
-        renderer = _new_renderer()
-        infos = [_render_page(item, renderer) for item in work_items]
-    else:
-        from concurrent.futures import ProcessPoolExecutor
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            infos = list(pool.map(_render_page, work_items, chunksize=1))
-    written = [target for _, target in work_items]
-    for name, text in ((INDEX, site.index_page(infos, ASSETS + "/")),
-                       (site.PERSONS, site.persons_page(infos, ASSETS + "/"))):
-        write_text(os.path.join(out_dir, name), text)
-        written.append(os.path.join(out_dir, name))
-    return written
-
 
 ASSETS = "assets"
 _ASSET_FILES = ("zhushu.css", "zhushu.js")
+_SITE_PAGES = (INDEX, PERSONS, PERSONS_PINYIN, COLOPHON)
 _renderer: Renderer | None = None              # a worker process's own, compiled on first use
 
 
+def render_html(paths: list[str], out_dir: str, jobs: int = 1, options: Options | None = None) -> list[str]:
+    """Render each TEI file to <out_dir>/<basename>.html (a Kanripo whole-work file becomes its
+    work's page), copy the shared CSS and JS into <out_dir>/assets/ and each TEI file into
+    <out_dir>/tei/, and write the index, the work pages, the persons index and the colophon.
+    Returns the paths written: pages (in input order), then index.html, persons.html,
+    persons-pinyin.html, colophon.html and the work pages that no input stands for. With jobs > 1 pages are rendered
+    in that many processes (Saxon holds the GIL), each compiling the stylesheet once.
+    Raises PipelineError naming the file on unsafe, malformed or non-TEI input."""
+    options = options or Options()
+    options.base_url = with_slash(options.base_url)
+    options.facs_base = with_slash(options.facs_base)
+    paths = list(paths)
+    names = output_names(paths, ".html", _SITE_PAGES)
+    infos = [page_info(load_tei(p), p, n) for p, n in zip(paths, names)]
+    works = plan_works(infos, set(names) | set(_SITE_PAGES))
+    extra = [w.page for w in works if w.whole is None]
+    targets = [*names, *_SITE_PAGES, *extra, *(os.path.join(ASSETS, a) for a in _ASSET_FILES),
+               *(os.path.join(TEI_DIR, os.path.basename(p)) for p in paths)]
+    for name in targets:
+        files.refuse_overwriting_inputs(paths, os.path.join(out_dir, name))
+    files.make_dirs(os.path.join(out_dir, ASSETS))
+    files.make_dirs(os.path.join(out_dir, TEI_DIR))
+    for asset in _ASSET_FILES:
+        _copy(resources.path("xslt", f"assets/{asset}"), os.path.join(out_dir, ASSETS, asset))
+    for p in paths:
+        _copy(p, os.path.join(out_dir, TEI_DIR, os.path.basename(p)))
+
+    work_of = {id(p): w for w in works for p in w.juans}
+    items = [(p.path, os.path.join(out_dir, p.name), page_params(p, work_of[id(p)], out_dir, options))
+             for p in infos if not p.whole_work]
+    if jobs <= 1 or len(items) < 2:
+        renderer = _new_renderer()
+        for item in items:
+            _render_page(item, renderer)
+    else:
+        from concurrent.futures import ProcessPoolExecutor
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            list(pool.map(_render_page, items, chunksize=1))
+    assets = ASSETS + "/"
+    pages = {w.page: works_page.work_page(w, assets) for w in works}
+    pages[INDEX] = site.index_page(works, assets)
+    pages.update(persons_page.persons_pages(infos, assets))
+    pages[COLOPHON] = colophon.colophon_page(works, assets)
+    for name, text in pages.items():
+        write_text(os.path.join(out_dir, name), text)
+    return [os.path.join(out_dir, n) for n in [*names, *_SITE_PAGES, *extra]]
+
+
+def _copy(source: str, target: str) -> None:
+    with open(source, "rb") as f:
+        files.write_atomic(target, f.read())
+
+
 def _new_renderer() -> Renderer:
-    return Renderer(resources.path("xslt", "html.xsl"), {"index-href": INDEX, "assets-href": ASSETS + "/"})
+    return Renderer(resources.path("xslt", "html.xsl"),
+                    {"index-href": INDEX, "persons-href": PERSONS, "assets-href": ASSETS + "/"})
 
 
-def _render_page(item: tuple[str, str], renderer: Renderer | None = None) -> site.PageInfo:
-    """One page; what the index pages need from it comes back (a file is parsed once)."""
+def _render_page(item: tuple[str, str, dict[str, str]], renderer: Renderer | None = None) -> None:
+    """One reading page, with its own stylesheet parameters from the plan."""
     global _renderer
-    path, target = item
+    path, target, params = item
     if renderer is None:
         if _renderer is None:
             _renderer = _new_renderer()
         renderer = _renderer
-    tree = load_tei(path)
-    renderer.render_to_file(tree, path, target, page_params(tree))
-    return site.page_info(tree, os.path.basename(target), *_titles(tree))
+    renderer.render_to_file(load_tei(path), path, target, params)
+
+
+__all__ = ["render_html", "Options", "PageInfo", "INDEX", "PERSONS"]
