@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pipeline import __version__
 from pipeline.render.plan import Work, juan_label, work_anchor
-from pipeline.render.site import esc, href, lang_of, page
+from pipeline.render.site import esc, href, lang_of, page, work_lang
 
 KANRIPO = "https://www.kanripo.org/text/"
 
@@ -42,7 +42,7 @@ def _work(w: Work) -> str:
         _row("所收", files),
     ))
     return (f'<section class="colophon" id="{esc(work_anchor(w))}">\n<h2><a href="{href(w.page)}" '
-            f'lang="{lang_of(w.title)}">{esc(w.title)}</a></h2>\n<dl>{rows}</dl>\n</section>')
+            f'lang="{work_lang(w)}">{esc(w.title)}</a></h2>\n<dl>{rows}</dl>\n</section>')
 
 
 def colophon_page(works: list[Work], assets: str) -> str:

@@ -39,7 +39,7 @@ def _people(pages: list[PageInfo]) -> dict[str, tuple[str, str]]:
 def _rows(pid: str, pages: list[PageInfo]) -> list[str]:
     rows = []
     for p in pages:
-        title = f'<a href="{href(p.name)}" lang="{lang_of(p.title)}">{esc(p.title)}</a>'
+        title = f'<a href="{href(p.name)}" lang="{lang_of(p.title, p.lang)}">{esc(p.title)}</a>'
         for layer, label in LAYER_NAMES.items():
             ids = p.written.get((pid, layer))
             if ids:
@@ -88,6 +88,6 @@ def persons_pages(pages: list[PageInfo], assets: str) -> dict[str, str]:
                 group = heading
                 parts.append(f'<h2 class="group">{esc(heading)}</h2>')
             parts.append(_entry(pid, who, floruit, rows[pid], name == PERSONS_PINYIN))
-        trail = crumbs(("目錄", "index.html"), ("人名索引", ""))
+        trail = crumbs(("目錄", "index.html", "zh-Hant"), ("人名索引", "", "zh-Hant"))
         out[name] = page("人名索引", "\n".join(parts) if order else "<p>無</p>", assets, trail)
     return out

@@ -21,20 +21,26 @@ def esc(s: str) -> str:
     return html.escape(s, quote=True)
 
 
-def lang_of(text: str) -> str:
-    """The lang attribute of a title or name from the text: lzh-Hans, lzh-Hant or lzh."""
+def lang_of(text: str, otherwise: str = "lzh") -> str:
+    """The lang attribute of a title or name from its characters: lzh-Hans or lzh-Hant, else
+    `otherwise` (卷二十九 is written alike in both: the script of the page it names)."""
     found = hanzi.script(text)
-    return f"lzh-{found}" if found else "lzh"
+    return f"lzh-{found}" if found else otherwise
 
 
-def crumbs(*trail: tuple[str, str]) -> str:
-    """Breadcrumbs: (label, href) from the index down; the last one is this page (no link)."""
+def work_lang(w: Work) -> str:
+    pages = ([w.whole] if w.whole else []) + w.juans
+    return lang_of(w.title, pages[0].lang if pages else "lzh")
+
+
+def crumbs(*trail: tuple[str, str, str]) -> str:
+    """Breadcrumbs: (label, href, lang) from the index down; the last is this page (no link)."""
     items = []
-    for i, (label, target) in enumerate(trail):
+    for i, (label, target, lang) in enumerate(trail):
         if i == len(trail) - 1:
-            items.append(f'<li aria-current="page" lang="{lang_of(label)}">{esc(label)}</li>')
+            items.append(f'<li aria-current="page" lang="{lang}">{esc(label)}</li>')
         else:
-            items.append(f'<li><a href="{href(target)}" lang="{lang_of(label)}">{esc(label)}</a></li>')
+            items.append(f'<li><a href="{href(target)}" lang="{lang}">{esc(label)}</a></li>')
     return '<nav class="breadcrumbs" aria-label="位置"><ol>' + "".join(items) + "</ol></nav>"
 
 
@@ -69,8 +75,8 @@ def index_page(works: list[Work], assets: str) -> str:
     """Works in order of first appearance, each with a link to its page and its 卷 in input order."""
     parts = []
     for w in works:
-        lis = "\n".join(f'<li><a href="{href(p.name)}" lang="{lang_of(juan_label(p))}">{esc(juan_label(p))}</a></li>'
+        lis = "\n".join(f'<li><a href="{href(p.name)}" lang="{lang_of(juan_label(p), p.lang)}">{esc(juan_label(p))}</a></li>'
                         for p in w.juans)
-        parts.append(f'<section class="work">\n<h2><a href="{href(w.page)}" lang="{lang_of(w.title)}">'
+        parts.append(f'<section class="work">\n<h2><a href="{href(w.page)}" lang="{work_lang(w)}">'
                      f'{esc(w.title)}</a></h2>\n<ol class="juan-list">\n{lis}\n</ol>\n</section>')
     return page("目錄", "\n".join(parts), assets)

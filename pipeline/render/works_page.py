@@ -11,7 +11,7 @@ import re
 
 from pipeline.render.pages import PageInfo
 from pipeline.render.plan import Work, juan_label, tei_href
-from pipeline.render.site import crumbs, esc, href, lang_of, page
+from pipeline.render.site import crumbs, esc, href, lang_of, page, work_lang
 
 _LEAF = re.compile(r"^0*(\d+)-(\d+[ab]?)$")
 
@@ -31,7 +31,7 @@ def _sections(p: PageInfo) -> str:
 
 def _juan_entry(p: PageInfo, label: str = "") -> str:
     label = label or juan_label(p)
-    return (f'<li class="juan"><a class="juan-link" href="{href(p.name)}" lang="{lang_of(label)}">{esc(label)}</a>'
+    return (f'<li class="juan"><a class="juan-link" href="{href(p.name)}" lang="{lang_of(label, p.lang)}">{esc(label)}</a>'
             f' <a class="tei-link" href="{href(tei_href(p))}" type="application/tei+xml">TEI</a>'
             f'{_sections(p)}</li>')
 
@@ -48,7 +48,7 @@ def _from_contents(w: Work) -> list[str]:
             continue
         anchor = leaf_anchor(leaf)
         if p.name in seen:              # a later entry in the same 卷 (its 考證 …): a link to its leaf
-            lis.append(f'<li class="part"><a href="{href(p.name, anchor)}" lang="{lang_of(label)}">{esc(label)}</a></li>')
+            lis.append(f'<li class="part"><a href="{href(p.name, anchor)}" lang="{lang_of(label, p.lang)}">{esc(label)}</a></li>')
         else:
             seen.add(p.name)
             lis.append(_juan_entry(p, label))
@@ -62,5 +62,5 @@ def work_page(w: Work, assets: str) -> str:
     if w.whole is not None:
         body += (f'\n<p class="whole-tei"><a href="{href(tei_href(w.whole))}" type="application/tei+xml">'
                  f'全書目次 TEI</a></p>')
-    trail = crumbs(("目錄", "index.html"), (w.title, ""))
-    return page(w.title, body, assets, trail, lang_of(w.title))
+    trail = crumbs(("目錄", "index.html", "zh-Hant"), (w.title, "", work_lang(w)))
+    return page(w.title, body, assets, trail, work_lang(w))
