@@ -58,7 +58,7 @@ def _from_contents(w: Work) -> list[str]:
 
 def work_page(w: Work, assets: str) -> str:
     lis = _from_contents(w) if w.whole is not None else [_juan_entry(p) for p in w.juans]
-    body = f'<ol class="work-contents">\n' + "\n".join(lis) + "\n</ol>"
+    body = '<ol class="work-contents">\n' + "\n".join(lis) + "\n</ol>"
     if w.whole is not None:
         body += (f'\n<p class="whole-tei"><a href="{href(tei_href(w.whole))}" type="application/tei+xml">'
                  f'全書目次 TEI</a></p>')
