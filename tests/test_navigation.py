@@ -262,3 +262,15 @@ def test_no_opaque_ids_in_the_persons_index(seeds):
     shown = "".join(doc.xpath("//main//text()"))
     for frag in ("u1.", ".q", "#u"):
         assert frag not in shown
+
+
+def test_leaf_labels_in_chinese_numerals():
+    from saxonche import PySaxonProcessor
+    proc = PySaxonProcessor(license=False)
+    sheet = f"""<xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform" xmlns:zs="urn:zhushu">
+      <xsl:import href="{(ROOT / 'xslt' / 'html.xsl').as_uri()}"/>
+      <xsl:template name="xsl:initial-template">
+        <xsl:value-of select="('46-1a', '0-13b', '105-10b', '110-20a', '3-1', '1-1c', 'x')!zs:leaf-label(.)" separator="|"/>
+      </xsl:template></xsl:stylesheet>"""
+    out = proc.new_xslt30_processor().compile_stylesheet(stylesheet_text=sheet).call_template_returning_string()
+    assert out.split("|") == ["四十六-一a", "〇-十三b", "一百零五-十b", "一百一十-二十a", "三-一", "1-1c", "x"]

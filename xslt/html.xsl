@@ -313,11 +313,7 @@
   <xsl:template name="zs:unit">
     <!-- $id: the unit's xml:id -->
     <xsl:param name="id" as="xs:string"/>
-    <xsl:variable name="leaf" as="xs:string" select="zs:unit-leaf(.)"/>
     <p class="unit" id="{$id}">
-      <xsl:if test="$leaf">
-        <xsl:attribute name="data-leaf" select="$leaf"/>
-      </xsl:if>
       <xsl:apply-templates/>
     </p>
   </xsl:template>
