@@ -40,7 +40,9 @@ def _from_contents(w: Work) -> list[str]:
     """The whole-work file's 目次, grouped by the 卷 file each entry is in."""
     by_file = {p.path.replace("\\", "/").rsplit("/", 1)[-1]: p for p in w.juans}
     lis, seen = [], set()
-    for label, target, leaf in w.whole.contents:
+    for entry, target, leaf in w.whole.contents:
+        # under the work's name an entry is named without it (禮記註疏 卷一 → 卷一)
+        label = entry.removeprefix(w.title).strip() or entry
         p = by_file.get(target)
         if p is None:
             lis.append(f'<li class="juan absent"><span lang="{lang_of(label)}">{esc(label)}</span>'
