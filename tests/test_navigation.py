@@ -274,3 +274,19 @@ def test_leaf_labels_in_chinese_numerals():
       </xsl:template></xsl:stylesheet>"""
     out = proc.new_xslt30_processor().compile_stylesheet(stylesheet_text=sheet).call_template_returning_string()
     assert out.split("|") == ["四十六-一a", "〇-十三b", "一百零五-十b", "一百一十-二十a", "三-一", "1-1c", "x"]
+
+
+def test_pdf_dir_links_only_the_pdfs_that_exist(tmp_path):
+    """render html --pdf-dir DIR (relative to the site, as `make demo` passes ../pdf/vertical)."""
+    (tmp_path / "pdf").mkdir()
+    (tmp_path / "pdf" / "002_3cfb79cd5f7996b0.pdf").write_bytes(b"%PDF-1.7\n")
+    two = [t for t in TEIS if "002_" in t or "004_" in t]
+    r = CliRunner().invoke(main, ["render", "html", *two, "-o", str(tmp_path / "site"), "--pdf-dir", "../pdf",
+                                  "--base-url", "https://example.org/s"], catch_exceptions=False)
+    assert r.exit_code == 0, r.output
+    with_pdf = (tmp_path / "site" / "002_3cfb79cd5f7996b0.html").read_text(encoding="utf-8")
+    without = (tmp_path / "site" / "004_788d901eea474415.html").read_text(encoding="utf-8")
+    assert 'href="../pdf/002_3cfb79cd5f7996b0.pdf" type="application/pdf"' in with_pdf
+    assert ".pdf" not in without
+    assert 'data-base-url="https://example.org/s/"' in with_pdf
+    assert '<link rel="canonical" href="https://example.org/s/002_3cfb79cd5f7996b0.html">' in with_pdf
