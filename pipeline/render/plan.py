@@ -49,6 +49,8 @@ def plan_works(pages: list[PageInfo], taken: set[str]) -> list[Work]:
     works: dict[str, Work] = {}
     for p in pages:
         key = p.source.kanripo or p.work or p.title
+        if p.whole_work and key in works and works[key].whole is not None:
+            key = p.name                       # a second whole-work file of one work: a page of its own
         w = works.get(key)
         if w is None:
             w = works[key] = Work(key, p.work or p.title, "")

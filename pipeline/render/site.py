@@ -47,7 +47,7 @@ def crumbs(*trail: tuple[str, str, str]) -> str:
 def page(title: str, body: str, assets: str, trail: str = "", title_lang: str = "zh-Hant") -> str:
     """The frame of a site page: the site's links, its breadcrumbs, its title, then `body`. The
     site's own words are traditional characters (zh-Hant); a title from the texts says its own
-    script."""
+    script. (The masthead's h1 is followed by the site's search field, as on the reading pages.)"""
     return f"""<!DOCTYPE html>
 <html lang="zh-Hant">
 <head>
