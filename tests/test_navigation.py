@@ -290,3 +290,15 @@ def test_pdf_dir_links_only_the_pdfs_that_exist(tmp_path):
     assert ".pdf" not in without
     assert 'data-base-url="https://example.org/s/"' in with_pdf
     assert '<link rel="canonical" href="https://example.org/s/002_3cfb79cd5f7996b0.html">' in with_pdf
+
+
+@pytest.mark.parametrize("name", ["index.html", "KR9z0002.html", "persons.html", "persons-pinyin.html", "colophon.html"])
+def test_site_pages_have_no_serious_accessibility_violation(page, kanripo, seeds, name):
+    axe = pytest.importorskip("axe_playwright_python.sync_playwright")
+    site = kanripo if name.startswith("KR") else seeds
+    for width, height in ((1366, 900), (390, 844)):
+        page.set_viewport_size({"width": width, "height": height})
+        page.goto((site / name).as_uri())
+        found = axe.Axe().run(page).response["violations"]
+        assert not [v["id"] for v in found if v["impact"] in ("serious", "critical")], (name, width)
+        assert page.evaluate("document.documentElement.scrollWidth") <= width

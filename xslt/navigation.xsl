@@ -43,8 +43,10 @@
 
   <!-- The neighbouring 卷 and this 卷's files. -->
   <xsl:template name="juan-nav">
+    <!-- $where: its accessible name, distinct at the head and at the foot of the page -->
+    <xsl:param name="where" as="xs:string" select="'卷次'"/>
     <xsl:if test="$prev-href or $next-href or $tei-href or $pdf-href">
-      <nav class="juan-nav" aria-label="卷次" lang="zh-Hant">
+      <nav class="juan-nav" aria-label="{$where}" lang="zh-Hant">
         <xsl:if test="$prev-href">
           <a rel="prev" href="{$prev-href}">‹ <span lang="{$lang}"><xsl:value-of select="$prev-label"/></span></a>
         </xsl:if>
@@ -68,7 +70,9 @@
     <xsl:variable name="bibl" as="element(tei:bibl)?"
                   select="(tei:TEI/tei:teiHeader/tei:fileDesc/tei:sourceDesc/tei:bibl)[1]"/>
     <footer class="page-foot" lang="zh-Hant">
-      <xsl:call-template name="juan-nav"/>
+      <xsl:call-template name="juan-nav">
+        <xsl:with-param name="where" select="'卷次（頁末）'"/>
+      </xsl:call-template>
       <p class="source-line">
         <xsl:if test="normalize-space($bibl/tei:edition)">
           <span>底本：<xsl:value-of select="normalize-space($bibl/tei:edition)"/></span>
