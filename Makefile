@@ -30,9 +30,10 @@ demo: $(STAMP)
 	@mkdir -p $(BUILD)
 	$(BIN)/zhushu convert corpus -o $(BUILD)/tei --report $(BUILD)/convert-report.json
 	$(BIN)/zhushu validate $(BUILD)/tei
-	$(BIN)/zhushu render html $(BUILD)/tei -o $(BUILD)/site
 	$(BIN)/zhushu render pdf $(BUILD)/tei -o $(BUILD)/pdf/vertical
 	$(BIN)/zhushu render pdf $(BUILD)/tei -o $(BUILD)/pdf/horizontal --layout horizontal
+	# after the PDFs: each 卷's page links its PDF (--pdf-dir is relative to the site; only PDFs that exist)
+	$(BIN)/zhushu render html $(BUILD)/tei -o $(BUILD)/site --pdf-dir ../pdf/vertical
 	@echo "web edition: $(BUILD)/site/index.html"
 	@echo "print edition: $(BUILD)/pdf/vertical/*.pdf, $(BUILD)/pdf/horizontal/*.pdf"
 

@@ -226,14 +226,20 @@ def render():
 @click.argument("paths", nargs=-1, required=True, type=click.Path())
 @click.option("-o", "--output", required=True, type=click.Path(), help="Directory for the site.")
 @click.option("-j", "--jobs", type=click.IntRange(1, 64), default=1, show_default=True, help="Render in this many processes.")
+@click.option("--base-url", default="", metavar="URL", help="The site's address (https://…/): citations and permalinks become absolute.")
+@click.option("--facs-base", default="", metavar="URL", help="Where the facsimile images are: a leaf links to URL + its graphic's relative url.")
+@click.option("--pdf-dir", default="", metavar="DIR", help="Folder of the PDF edition, relative to the site (../pdf): each 卷 links its NAME.pdf there, if it exists.")
 @click.option("--no-search", is_flag=True, help="Leave out the search index (to measure what it costs).")
-def render_html_cmd(paths, output, jobs, no_search):
+def render_html_cmd(paths, output, jobs, base_url, facs_base, pdf_dir, no_search):
     """Write the web edition of TEI files (or directories of *.xml) into a directory: one page
-    per file, an index of works and 卷 (index.html), a persons index (persons.html), a search page
-    (search.html) with its index, and the shared CSS and JS (assets/)."""
-    from pipeline.render import render_html
-    written = render_html(_xml_files(paths), output, jobs, with_search=not no_search)
-    _say(f"wrote {len(written) - 3} pages, index.html, persons.html and search.html to {output}")
+    per file (a Kanripo whole-work file becomes its work's page), a page per work, an index of
+    works and 卷 (index.html), a persons index (persons.html, persons-pinyin.html), a colophon
+    (colophon.html), a search page (search.html) with its index, a copy of each TEI file (tei/)
+    and the shared CSS and JS (assets/)."""
+    from pipeline.render.html import Options, render_html
+    options = Options(base_url=base_url, facs_base=facs_base, pdf_dir=pdf_dir, search=not no_search)
+    written = render_html(_xml_files(paths), output, jobs, options)
+    _say(f"wrote {len(written)} pages (the 卷, the works, index, persons, colophon, search) to {output}")
     return EXIT_OK
 
 

@@ -59,6 +59,45 @@
        the page's own labels are in traditional characters and say so on their elements. -->
   <xsl:param name="lang" as="xs:string" select="'lzh'"/>
 
+  <!-- ===== the page in its site: set per page by pipeline/render/plan.py =====================
+       Each is '' when it does not apply (a site of one file, a first 卷, no PDF …). -->
+
+  <!-- The persons index, for the site links; '' for none. -->
+  <xsl:param name="persons-href" as="xs:string" select="''"/>
+
+  <!-- The page's title, when the plan names it better than the header (a file holding 卷二十九
+       and 卷三十 is 卷二十九—三十); '' for zs:title. -->
+  <xsl:param name="title" as="xs:string" select="''"/>
+
+  <!-- The 卷 the file holds as the site names it (卷二十九—三十); '' for zs:juan. -->
+  <xsl:param name="juan" as="xs:string" select="''"/>
+
+  <!-- The page of the work and its name, for the breadcrumbs. -->
+  <xsl:param name="work-href" as="xs:string" select="''"/>
+  <xsl:param name="work-name" as="xs:string" select="''"/>
+
+  <!-- The previous and next 卷 of the work (input order) and how they are named. -->
+  <xsl:param name="prev-href" as="xs:string" select="''"/>
+  <xsl:param name="prev-label" as="xs:string" select="''"/>
+  <xsl:param name="next-href" as="xs:string" select="''"/>
+  <xsl:param name="next-label" as="xs:string" select="''"/>
+
+  <!-- The copy of this TEI file in the site (tei/NAME.xml), and its PDF (only one that exists). -->
+  <xsl:param name="tei-href" as="xs:string" select="''"/>
+  <xsl:param name="pdf-href" as="xs:string" select="''"/>
+
+  <!-- The colophon's entry for this work (colophon.html#w-…). -->
+  <xsl:param name="colophon-href" as="xs:string" select="''"/>
+
+  <!-- The site's absolute URL, ending in '/' (render html - -base-url), and this page's file
+       name in it: with them citations and permalinks are absolute (body/@data-base-url). -->
+  <xsl:param name="base-url" as="xs:string" select="''"/>
+  <xsl:param name="page-name" as="xs:string" select="''"/>
+
+  <!-- Where a facsimile's relative graphic/@url is found, ending in '/' (- -facs-base); '' links
+       only absolute http(s) urls: a relative one is relative to the TEI, not to the site. -->
+  <xsl:param name="facs-base" as="xs:string" select="''"/>
+
   <!-- The layers a reader can show or hide, in toolbar order (經 always stays). -->
   <xsl:variable name="toggled-layers" as="xs:string+"
                 select="('zhu', 'yinyi', 'shu', 'yishu', 'an', 'translation')"/>
@@ -75,40 +114,59 @@
 
   <xsl:template match="/">
     <xsl:variable name="work" as="xs:string" select="zs:work(.)"/>
+    <xsl:variable name="page-title" as="xs:string" select="($title[.], zs:title(.))[1]"/>
     <xsl:variable name="text" as="element(tei:text)*" select="tei:TEI/tei:text"/>
     <html lang="{$lang}">
       <head>
         <meta charset="utf-8"/>
         <meta name="viewport" content="width=device-width, initial-scale=1"/>
         <meta name="generator" content="Zhushu"/>
-        <title><xsl:value-of select="zs:title(.)"/></title>
+        <title><xsl:value-of select="$page-title"/></title>
+        <xsl:if test="$base-url and $page-name">
+          <link rel="canonical" href="{$base-url}{$page-name}"/>
+        </xsl:if>
+        <xsl:if test="$prev-href">
+          <link rel="prev" href="{$prev-href}"/>
+        </xsl:if>
+        <xsl:if test="$next-href">
+          <link rel="next" href="{$next-href}"/>
+        </xsl:if>
         <script><xsl:value-of select="$boot-script"/></script>
         <link rel="stylesheet" href="{$assets-href}zhushu.css"/>
         <script src="{$assets-href}zhushu.js" defer="defer"></script>
       </head>
-      <body data-cite="{zs:cite-prefix(.)}">
+      <body data-cite="{zs:cite-prefix(.)}" data-work="{($work[.], $page-title)[1]}">
         <xsl:if test="exists($text//tei:ab[@type = 'translation'])">
           <xsl:attribute name="class">has-translation</xsl:attribute>
         </xsl:if>
+        <xsl:if test="$base-url">
+          <xsl:attribute name="data-base-url" select="$base-url"/>
+          <xsl:attribute name="data-page" select="$page-name"/>
+        </xsl:if>
         <a class="skip" href="#text" lang="zh-Hant">跳至正文</a>
         <header class="masthead">
-          <xsl:if test="$index-href">
-            <nav aria-label="網站"><a class="to-index" href="{$index-href}">目錄</a></nav>
-          </xsl:if>
-          <h1><xsl:value-of select="if ($work) then $work else zs:title(.)"/></h1>
+          <xsl:call-template name="breadcrumbs"/>
+          <h1><xsl:value-of select="if ($work) then $work else $page-title"/></h1>
           <xsl:call-template name="search-field"/>
           <xsl:call-template name="credits"/>
           <xsl:call-template name="legend"/>
           <xsl:call-template name="toolbar">
             <xsl:with-param name="text" select="$text"/>
           </xsl:call-template>
+          <xsl:call-template name="juan-nav"/>
         </header>
+        <xsl:call-template name="toc">
+          <xsl:with-param name="text" select="$text"/>
+        </xsl:call-template>
         <main id="text" tabindex="-1">
           <xsl:apply-templates select="$text"/>
         </main>
+        <xsl:call-template name="page-foot"/>
       </body>
     </html>
   </xsl:template>
+
+  <xsl:include href="navigation.xsl"/>
 
   <!-- The reading controls: one toggle per layer the page has (aria-pressed="true": shown), the
        vertical and parallel modes, and a filter per 義疏 category present. Buttons only: they
@@ -154,7 +212,7 @@
   <xsl:function name="zs:cite-prefix" as="xs:string">
     <!-- $n: any node of the TEI document -->
     <xsl:param name="n" as="node()"/>
-    <xsl:variable name="parts" as="xs:string*" select="(zs:work($n), zs:juan($n))[.]"/>
+    <xsl:variable name="parts" as="xs:string*" select="(zs:work($n), ($juan[.], zs:juan($n))[1])[.]"/>
     <xsl:sequence select="if (exists($parts)) then string-join($parts, ' · ') else zs:title($n)"/>
   </xsl:function>
 
@@ -227,12 +285,24 @@
     <!-- $groups: one array per unit, holding the ab and the 疏, 義疏, 案, translations and
          furniture after it; a nested div or a trailer alone in an array -->
     <xsl:param name="groups" as="array(element()*)*"/>
+    <!-- the context item is the div: a 卷 says its 卷 and a 篇 its name, for citations -->
+    <xsl:variable name="juan" as="xs:string" select="if (@type = 'juan') then zs:juan-of-div(.) else ''"/>
     <section class="{$kind}" data-depth="{$depth}">
       <xsl:if test="$id">
         <xsl:attribute name="id" select="$id"/>
       </xsl:if>
+      <xsl:if test="$juan">
+        <xsl:attribute name="data-juan" select="$juan"/>
+      </xsl:if>
+      <xsl:if test="@type = 'section' and $head">
+        <xsl:attribute name="data-pian" select="normalize-space(string($head[1]))"/>
+      </xsl:if>
       <xsl:apply-templates select="$front"/>
       <xsl:apply-templates select="$head"/>
+      <!-- a 卷 with no heading in the text gets the header's, marked as supplied -->
+      <xsl:if test="$juan and empty($head)">
+        <h2 class="head juan supplied" data-supplied="teiHeader" title="卷次據文件標頭補"><xsl:value-of select="$juan"/></h2>
+      </xsl:if>
       <xsl:for-each select="$groups">
         <xsl:choose>
           <!-- a section, a closing line or furniture alone stands on its own -->

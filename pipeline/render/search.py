@@ -53,10 +53,10 @@ def page_body() -> str:
 
 def listed_persons(infos) -> list[str]:
     """The ids of the persons the persons index lists (those who wrote a layer or are quoted:
-    site.persons_page), ordered by name as there, for the search of persons."""
+    persons_page.py), ordered by name, for the search of persons."""
     people: dict[str, str] = {}
     for info in infos:
         for pid, (name, _) in info.persons.items():
             people.setdefault(pid, name)
-    shown = {who for info in infos for who, _ in info.written} | {who for info in infos for who, _, _ in info.quotes}
+    shown = {who for info in infos for who, _ in info.written} | {q[0] for info in infos for q in info.quotes}
     return [pid for pid, _ in sorted(people.items(), key=lambda kv: kv[1]) if pid in shown]

@@ -489,7 +489,7 @@
         var b = doc.createElement("button");
         b.type = "button";
         b.className = "cite";
-        b.setAttribute("data-cite", prefix ? prefix + " · " + id : id);
+        b.setAttribute("data-cite", citeOf(el) || (prefix ? prefix + " · " + id : id));
         b.title = "複製引文";
         b.setAttribute("aria-label", "複製引文：" + named);
         s.appendChild(a);
@@ -540,11 +540,49 @@
     return null;
   }
 
+  // How a citation names an element: work · 卷 · 篇 · leaf · id, from the data attributes of
+  // the page (body/@data-work, section/@data-juan and @data-pian, span.leaf/@data-leaf).
+  function citeOf(el) {
+    var juan = closest(el, "[data-juan]"), pian = closest(el, "[data-pian]");
+    return [doc.body.getAttribute("data-work"), juan && juan.getAttribute("data-juan"),
+            pian && pian.getAttribute("data-pian"), leafOf(el), el.id]
+      .filter(function (part) { return part; }).join(" · ");
+  }
+
+  // The leaf an element begins on: a leaf marker at its very start (before any of its text),
+  // else the last marker before it in document order (a binary search over the markers).
+  var leafMarkers = null;
+  function leafOf(el) {
+    if (!leafMarkers) leafMarkers = doc.querySelectorAll("main .leaf[data-leaf]");
+    var lo = 0, hi = leafMarkers.length;
+    while (lo < hi) {
+      var mid = (lo + hi) >> 1;
+      if (leafMarkers[mid].compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING) lo = mid + 1;
+      else hi = mid;
+    }
+    var inside = leafMarkers[lo];
+    if (inside && el.contains(inside)) {
+      var r = doc.createRange();
+      r.setStart(el, 0);
+      r.setEndBefore(inside);
+      if (!r.cloneContents().textContent.trim()) return inside.getAttribute("data-leaf");
+    }
+    return lo > 0 ? leafMarkers[lo - 1].getAttribute("data-leaf") : "";
+  }
+
+  // The permalink of an id: absolute under body/@data-base-url (render html --base-url) when
+  // the site has one, else this page's own address.
+  function permalinkOf(id) {
+    var base = doc.body.getAttribute("data-base-url"), page = doc.body.getAttribute("data-page");
+    var at = base && page ? base + encodeURIComponent(page) : String(window.location.href).split("#")[0];
+    return id ? at + "#" + encodeURIComponent(id) : at;
+  }
+
   function cite(button) {
     var link = button.parentNode && button.parentNode.querySelector("a.permalink");
     var hash = link ? link.getAttribute("href") || "" : "";
     if (hash.charAt(0) !== "#") hash = "";
-    var url = String(window.location.href).split("#")[0] + hash;
+    var url = permalinkOf(hash.slice(1));
     var text = (button.getAttribute("data-cite") || "") + "\n" + url;
     copyText(text, function (ok) {
       if (ok) {
