@@ -1,4 +1,5 @@
 import functools
+import os
 import pathlib
 
 import pytest
@@ -83,3 +84,36 @@ def convert_checked(text: str, meta: dict | None = None):
     if schema is not None:
         assert schema.validate(root), schema.error_log
     return root, report
+
+
+CHROMIUM = "/usr/bin/chromium"
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's Chromium driven by Playwright (never a downloaded browser), one per test module
+    (the print edition drives its own Playwright, which cannot run inside another in one thread)."""
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is installed by make test")
+    if not os.path.exists(CHROMIUM):
+        pytest.skip("Chromium is installed by make test (apt-get install chromium)")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def watch_errors():
+    """watch(pg, console=True, dialogs=False): the page's uncaught exceptions (and its console
+    errors, and any dialog it opens) fail the test at teardown."""
+    errors = []
+
+    def watch(pg, console=True, dialogs=False):
+        if console:
+            pg.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        pg.on("pageerror", lambda e: errors.append(str(e)))
+        if dialogs:
+            pg.on("dialog", lambda d: (errors.append("dialog " + d.message), d.dismiss()))
+        return pg
+    yield watch
+    assert not errors, errors

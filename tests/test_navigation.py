@@ -50,24 +50,12 @@ def kanripo(tmp_path_factory):
     return out
 
 
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
-        yield b
-        b.close()
-
-
 @pytest.fixture
-def page(browser):
+def page(browser, watch_errors):
     ctx = browser.new_context(viewport={"width": 1366, "height": 900})
     ctx.add_init_script(CAPTURE)
-    pg = ctx.new_page()
-    errors = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    yield pg
+    yield watch_errors(ctx.new_page(), console=False)
     ctx.close()
-    assert not errors, errors
 
 
 def in_viewport(pg, selector):

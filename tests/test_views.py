@@ -65,37 +65,25 @@ def reading_pages(site):
     return sorted(p for p in site.glob("*.html") if 'class="toolbar"' in p.read_text(encoding="utf-8"))
 
 
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
-        yield b
-        b.close()
-
-
 @pytest.fixture
-def open_page(browser):
+def open_page(browser, watch_errors):
     """open_page(path, viewport=DESKTOP, vertical=False, strict=True): a fresh context (empty
     localStorage, or the 直排 choice saved as a reader leaves it); console errors fail the test
     when strict (axe-core's own requests for the stylesheets fail from file://: not strict)."""
-    contexts, errors = [], []
+    contexts = []
 
     def open_(path, viewport=DESKTOP, vertical=False, strict=True):
         ctx = browser.new_context(viewport=viewport)
         if vertical:
             ctx.add_init_script("localStorage.setItem('zhushu.vertical', '1')")
         contexts.append(ctx)
-        pg = ctx.new_page()
-        if strict:
-            pg.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-        pg.on("pageerror", lambda e: errors.append(str(e)))
+        pg = watch_errors(ctx.new_page(), console=strict)
         pg.goto(path.as_uri())
         return pg
 
     yield open_
     for ctx in contexts:
         ctx.close()
-    assert not errors, errors
 
 
 # ----- 對照 ------------------------------------------------------------------------------------

@@ -31,25 +31,12 @@ def site(tmp_path_factory):
     return out
 
 
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
-        yield b
-        b.close()
-
-
 @pytest.fixture
-def page(browser):
+def page(browser, watch_errors):
     """A fresh context (empty localStorage) whose console errors fail the test."""
     ctx = browser.new_context(viewport={"width": 1280, "height": 900})
-    pg = ctx.new_page()
-    errors = []
-    pg.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    yield pg
+    yield watch_errors(ctx.new_page())
     ctx.close()
-    assert not errors, errors
 
 
 def url(site, tei, frag=""):
