@@ -2,7 +2,7 @@
 
     python bench/search.py TEI_DIR... [--out bench/out/search]      (or as a stage of bench/run.py)
 
-- render cost: the site rendered with and without the index (`render_html(..., with_search=False)`),
+- render cost: the site rendered with and without the index (`render_html(paths, out, 1, Options(search=False))`),
   in turn, REPEAT times each, in this process: the ratio of the best CPU times (the neighbours'
   load cancels out of CPU time far better than out of wall-clock time on a shared machine);
 - the index: files, bytes, the largest file of each kind;
@@ -34,14 +34,14 @@ QUERIES = (("之", ()), ("不敬", ()), ("鄭玄", ()), ("禮記", ()), ("天子
 
 
 def render_cost(teis: list[str], out: str) -> dict:
-    from pipeline.render import render_html
+    from pipeline.render import Options, render_html
     cpu = {True: [], False: []}
     for _ in range(REPEAT):
         for with_search in (False, True):
             site = os.path.join(out, "site" if with_search else "site-plain")
             shutil.rmtree(site, ignore_errors=True)
             c0 = time.process_time()
-            render_html(teis, site, with_search=with_search)
+            render_html(teis, site, 1, Options(search=with_search))
             cpu[with_search].append(time.process_time() - c0)
     r = {"without_s": round(min(cpu[False]), 2), "with_s": round(min(cpu[True]), 2),
          "runs_without": [round(t, 2) for t in cpu[False]], "runs_with": [round(t, 2) for t in cpu[True]]}
