@@ -34,7 +34,7 @@ QUERIES = (("之", ()), ("不敬", ()), ("鄭玄", ()), ("禮記", ()), ("天子
 
 
 def render_cost(teis: list[str], out: str) -> dict:
-    from pipeline.render import Options, render_html
+    from pipeline.render.html import Options, render_html
     cpu = {True: [], False: []}
     for _ in range(REPEAT):
         for with_search in (False, True):

@@ -12,6 +12,7 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass, field
 
+import numpy as np
 from lxml import etree
 
 from pipeline import hanzi
@@ -67,6 +68,24 @@ _MATCHING[0] = SEPARATOR
 def normalise(text: str) -> str:
     """The form matched against: searchable characters only, folded (hanzi.fold)."""
     return text.translate(_MATCHING)
+
+
+_UNSEEN, _DROPPED = 0xFFFFFFFF, 0xFFFFFFFE
+_CODES = np.full(0x110000, _UNSEEN, np.uint32)    # code point → its matched form's, as _MATCHING
+
+
+def matching_codes(text: str) -> np.ndarray:
+    """The code points of normalise(text), made for the whole text at once (a lookup in an array
+    rather than a call per character): what the index's keys are made of."""
+    cps = np.frombuffer(text.encode("utf-32-le"), np.dtype("<u4"))
+    codes = _CODES[cps]
+    unseen = codes == _UNSEEN
+    if unseen.any():
+        for code in np.unique(cps[unseen]).tolist():
+            ch = _MATCHING[code]
+            _CODES[code] = ord(ch) if ch else _DROPPED
+        codes = _CODES[cps]
+    return codes[codes != _DROPPED]
 
 
 class _Reader:
