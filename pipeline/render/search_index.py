@@ -122,22 +122,26 @@ def _shard_starts(pairs: np.ndarray, chunks: int, shards: int) -> list[int]:
     return starts
 
 
-_HEX = np.frombuffer(b"0123456789abcdef", np.uint8)
+# "00" … "ff": the two hexadecimal digits of each byte value, as one 16-bit number in memory order
+_HEX_BYTE = np.frombuffer(b"".join(b"%02x" % i for i in range(256)), np.uint16)
 _DIGITS = 14                                    # hexadecimal digits of a number below 2**53
-_SHIFTS = np.arange(4 * (_DIGITS - 1), -1, -4, dtype=np.uint64)
 _POWERS = np.array([16 ** k for k in range(1, _DIGITS)], np.uint64)
 
 
 def _hex_list(numbers: np.ndarray) -> str:
     """Numbers below 2**53 as format(n, "x") joined by commas, made for all at once: each number's
-    digits in a row of fixed width and a comma, the leading zeros then dropped by a mask."""
-    if not len(numbers):
+    seven low bytes (big-endian) as fourteen digits and a comma in a row, the leading zeros then
+    dropped by a mask."""
+    n = len(numbers)
+    if not n:
         return ""
-    rows = np.empty((len(numbers), _DIGITS + 1), np.uint8)
-    rows[:, :_DIGITS] = _HEX[(numbers[:, None] >> _SHIFTS) & np.uint64(15)]
+    rows = np.empty((n, _DIGITS + 2), np.uint8)           # digits, comma, one unused (alignment)
+    low_bytes = numbers.astype(">u8").view(np.uint8).reshape(n, 8)[:, 8 - _DIGITS // 2:]
+    rows[:, :_DIGITS] = _HEX_BYTE[low_bytes].view(np.uint8).reshape(n, _DIGITS)
     rows[:, _DIGITS] = ord(",")
-    digits = 1 + (numbers[:, None] >= _POWERS).sum(axis=1)
-    keep = np.arange(_DIGITS + 1) >= (_DIGITS - digits)[:, None]
+    first = _DIGITS - 1 - np.searchsorted(_POWERS, numbers, side="right")   # its first digit
+    cols = np.arange(_DIGITS + 2)
+    keep = (cols >= first[:, None]) & (cols <= _DIGITS)
     return rows[keep].tobytes()[:-1].decode("ascii")
 
 

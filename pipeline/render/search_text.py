@@ -96,6 +96,13 @@ class _Reader:
             mapping = glyph.find(f"{_T}mapping")
             if glyph.get(XML_ID) and mapping is not None and mapping.text:
                 self.glyphs[glyph.get(XML_ID)] = mapping.text
+        # the elements with a note, label, g or gap inside, whose text is not simply all of theirs
+        self.mixed: set[etree._Element] = set()
+        for el in tree.iter(_NOTE, _LABEL, _G, _GAP):
+            parent = el.getparent()
+            while parent is not None and parent not in self.mixed:
+                self.mixed.add(parent)
+                parent = parent.getparent()
         self.units: list[Unit] = []
 
     def walk(self, el: etree._Element, juan: str, pian: str) -> None:
@@ -133,8 +140,8 @@ class _Reader:
     def unit(self, el: etree._Element, layer: str, juan: str, pian: str) -> None:
         parts: list[str] = []
         nested: list[etree._Element] = []
-        if next(el.iterdescendants(_NOTE, _LABEL, _G, _GAP), None) is None:
-            parts = list(el.itertext())        # the common case, in C: nothing to leave out
+        if el not in self.mixed:               # the common case, in C: nothing to leave out
+            parts = [etree.tostring(el, method="text", encoding=str, with_tail=False)]
         else:
             self.text_of(el, parts, nested)
         text = _squeeze("".join(parts))
