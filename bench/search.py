@@ -2,9 +2,11 @@
 
     python bench/search.py TEI_DIR... [--out bench/out/search]      (or as a stage of bench/run.py)
 
-- render cost: the site rendered with and without the index (`render_html(..., with_search=False)`),
-  in turn, REPEAT times each, in this process: the ratio of the best CPU times (the neighbours'
-  load cancels out of CPU time far better than out of wall-clock time on a shared machine);
+- render cost: the site rendered with and without the index (`render_html(paths, out, 1,
+  Options(search=False))`), in turn, REPEAT times each, in this process: the ratio of the best CPU
+  times (the neighbours' load cancels out of CPU time far better than out of wall-clock time on a
+  shared machine); then the same with two processes (-j 2), by wall-clock time (the CPU time of
+  the workers is not this process's);
 - the index: files, bytes, the largest file of each kind;
 - queries in Debian's Chromium from file://: for each, the time from the query to its first result
   (search.js's own zhushuSearch.timing, measured after the page is loaded) and the bytes of index
@@ -33,21 +35,29 @@ QUERIES = (("之", ()), ("不敬", ()), ("鄭玄", ()), ("禮記", ()), ("天子
            ("先王之道", ()), ("掌建邦之六典", ()), ("毋不敬儼若思", ()), ("龘龘", ()))
 
 
-def render_cost(teis: list[str], out: str) -> dict:
-    from pipeline.render import render_html
+def render_cost(teis: list[str], out: str, jobs: int = 1) -> dict:
+    """With and without the index in turn, REPEAT times each: best CPU time of this process (with
+    jobs = 1: the whole render) and best wall-clock time."""
+    from pipeline.render.html import Options, render_html
     cpu = {True: [], False: []}
+    wall = {True: [], False: []}
     for _ in range(REPEAT):
         for with_search in (False, True):
             site = os.path.join(out, "site" if with_search else "site-plain")
             shutil.rmtree(site, ignore_errors=True)
-            c0 = time.process_time()
-            render_html(teis, site, with_search=with_search)
+            c0, w0 = time.process_time(), time.perf_counter()
+            render_html(teis, site, jobs, Options(search=with_search))
             cpu[with_search].append(time.process_time() - c0)
-    r = {"without_s": round(min(cpu[False]), 2), "with_s": round(min(cpu[True]), 2),
-         "runs_without": [round(t, 2) for t in cpu[False]], "runs_with": [round(t, 2) for t in cpu[True]]}
+            wall[with_search].append(time.perf_counter() - w0)
+    r = {"jobs": jobs, "without_s": round(min(cpu[False]), 2), "with_s": round(min(cpu[True]), 2),
+         "runs_without": [round(t, 2) for t in cpu[False]], "runs_with": [round(t, 2) for t in cpu[True]],
+         "wall_without_s": round(min(wall[False]), 2), "wall_with_s": round(min(wall[True]), 2),
+         "wall_runs_without": [round(t, 2) for t in wall[False]], "wall_runs_with": [round(t, 2) for t in wall[True]]}
     r["ratio"] = round(r["with_s"] / r["without_s"], 3)
-    print(f"render     without {r['without_s']:7.2f} s CPU  with {r['with_s']:7.2f} s  "
-          f"ratio {r['ratio']:.3f}  (best of {REPEAT})", flush=True)
+    r["wall_ratio"] = round(r["wall_with_s"] / r["wall_without_s"], 3)
+    print(f"render -j {jobs} without {r['without_s']:7.2f} s CPU  with {r['with_s']:7.2f} s  "
+          f"ratio {r['ratio']:.3f};  wall {r['wall_without_s']:.2f} / {r['wall_with_s']:.2f} s  "
+          f"ratio {r['wall_ratio']:.3f}  (best of {REPEAT})", flush=True)
     return r
 
 
@@ -104,7 +114,8 @@ def query_times(site: str) -> list[dict]:
 def search_stage(teis: list[str], out: str) -> dict:
     tei_bytes = sum(os.path.getsize(t) for t in teis)
     print(f"search     {len(teis)} TEI files, {tei_bytes / 1e6:.2f} MB", flush=True)
-    r = {"stage": "search", "mb": round(tei_bytes / 1e6, 2), "render": render_cost(teis, out)}
+    r = {"stage": "search", "mb": round(tei_bytes / 1e6, 2), "render": render_cost(teis, out),
+         "render_j2": render_cost(teis, os.path.join(out, "j2"), jobs=2)}
     site = os.path.join(out, "site")
     r["index"] = index_size(site)
     if os.path.exists(CHROMIUM):

@@ -2,7 +2,8 @@
 e-texts) and a traditional-script Kanripo fixture (tests/fixtures/kanripo/KR9z0001, converted here):
 layers and their filter, 繁/簡 and variant folding, the permalink's highlight, persons, no hit, hostile
 queries; and the index itself (folding, shards, chunks) without a browser. Screenshots of the search
-page go to docs/screenshots/search-*.png."""
+page go to build/screenshots/search-*.png (those of docs/ are made by scripts/screenshots.py: a test
+run never writes into the checkout's tracked files)."""
 import json
 import os
 import pathlib
@@ -14,13 +15,13 @@ import pytest
 from pipeline import hanzi
 from pipeline.render import render_html, search_index
 from pipeline.render.html import Options
-from pipeline.render.search_text import PageText, Unit, normalise
+from pipeline.render.search_text import PageText, Unit, matching_codes, normalise
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 CHROMIUM = "/usr/bin/chromium"
 TEIS = sorted(str(p) for p in (ROOT / "tei").glob("*.xml"))
 KANRIPO = ROOT / "tests" / "fixtures" / "kanripo" / "KR9z0001"
-SHOTS = ROOT / "docs" / "screenshots"
+SHOTS = ROOT / "build" / "screenshots"
 
 
 # -- the index, without a browser -------------------------------------------------------------
@@ -37,6 +38,13 @@ def test_fold_joins_scripts_and_variants_character_for_character():
 def test_matching_drops_punctuation_and_space_not_characters():
     assert normalise("學而，時習之。 　") == "学而时习之"
     assert normalise("▯〇") == "▯〇"
+
+
+def test_the_index_keys_are_made_of_the_matched_text():
+    text = "學而，時習之。 　淸徳𤣥▯\x00禮記 a1"
+    assert "".join(map(chr, matching_codes(text).tolist())) == normalise(text)
+    keys = set(search_index.keys_of("禮記\x00之").tolist())
+    assert keys == {ord("礼"), ord("记"), ord("之"), ord("礼") * search_index.PLANE + ord("记")}
 
 
 def _units(*texts, layer="jing"):
@@ -232,9 +240,11 @@ def test_hostile_queries_are_shown_as_text(site, page, query):
 
 
 def test_the_index_is_the_same_bytes_with_two_processes(site, tmp_path):
-    teis = json.loads(re.search(r"zhushuSearch\.manifest\((.*)\);", (site / "assets" / "search" / "manifest.js")
-                                .read_text(encoding="utf-8")).group(1))["pages"]
-    assert len(teis) == sum('class="toolbar"' in p.read_text(encoding="utf-8") for p in site.glob("*.html"))
+    pages = json.loads(re.search(r"zhushuSearch\.manifest\((.*)\);", (site / "assets" / "search" / "manifest.js")
+                                 .read_text(encoding="utf-8")).group(1))["pages"]
+    # every page with units of text is in the index (not the index, work, persons … pages)
+    reading = {p.name for p in site.glob("*.html") if ' data-layer="' in p.read_text(encoding="utf-8")}
+    assert sorted(p[0] for p in pages) == sorted(reading) and len(reading) > len(TEIS)
     again = tmp_path / "again"
     sources = sorted(str(p) for p in site.parent.glob("kanripo-tei[0-9]*/*.xml"))
     render_html(TEIS + sources, str(again), jobs=2)

@@ -16,8 +16,9 @@ TEXT_BYTES of text each; a chunk is one text file and the unit of the postings.
 - fold.js: the characters folding changes (hanzi.fold_table), for the query and the highlight.
 - persons.js: the persons on the persons index, with every form of their name.
 
-The pairs are made and sorted by C-level operations of the standard library (set, map, sort):
-a Python loop over the millions of pairs of a 20 MB site cost three times the rendering. Sorted
+The pairs are made, sorted and encoded by numpy, for whole arrays at a time: a Python loop over
+the millions of pairs of a 20 MB site cost three times the rendering, and even C-level operations
+of the standard library (set, map, sort, format) twice. Sorted
 keys and fixed separators: the same site gives the same bytes.
 """
 from __future__ import annotations
@@ -25,17 +26,14 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import sys
 import tempfile
-from array import array
-from bisect import bisect_left
 from dataclasses import dataclass, field
-from itertools import repeat
-from operator import add, mul, sub
+
+import numpy as np
 
 from pipeline import hanzi
 from pipeline.errors import PipelineError
-from pipeline.render.search_text import SEPARATOR, PageText, Unit, normalise
+from pipeline.render.search_text import SEPARATOR, PageText, Unit, matching_codes
 
 DIR = "search"
 LAYERS = ("jing", "zhu", "yinyi", "shu", "yishu", "an", "translation", "textual", "xiaozhu")
@@ -43,8 +41,6 @@ TEXT_BYTES = 16_000            # aimed-at text of a chunk: a result costs at mos
 POSTINGS_BYTES = 48_000        # aimed-at size of a postings shard
 PAIR_BYTES = 5                 # a pair's share of a postings file, measured on the Kanripo works
 PLANE = 0x110000               # code points: the second character of a two-character key
-_UTF32 = "utf-32-le" if sys.byteorder == "little" else "utf-32-be"   # as array("I") reads it
-assert array("I").itemsize == 4
 MAX_CHUNKS = 7000             # key × chunks + chunk must stay below 2**53 (JavaScript numbers)
 
 
@@ -59,23 +55,21 @@ class PageIndex:
     chunks: list[Chunk] = field(default_factory=list)
     # key × MAX_CHUNKS + the chunk's number in the page, sorted: the page's run of the site's
     # pairs (sorted here, in the worker, the site's sort is a merge of runs)
-    pairs: array = field(default_factory=lambda: array("Q"))
+    pairs: np.ndarray = field(default_factory=lambda: np.zeros(0, np.uint64))
     persons: dict[str, tuple[list[str], str]] = field(default_factory=dict)
 
 
-def keys_of(norm: str) -> set[int]:
-    """The keys of a normalised text: its characters and its pairs of neighbours (a pair with
-    SEPARATOR is a key no query has)."""
-    cps = array("I", norm.encode(_UTF32))
-    keys = set(cps)
-    keys.update(map(add, map(mul, cps, repeat(PLANE)), cps[1:]))
-    keys.discard(ord(SEPARATOR))
-    return keys
+def keys_of(text: str) -> np.ndarray:
+    """The keys of a text, unsorted, with repeats: its matched characters (matching_codes) and
+    their pairs of neighbours, none with SEPARATOR (no query has it)."""
+    cps = matching_codes(text).astype(np.uint64)
+    pairs = cps[:-1] * PLANE + cps[1:]
+    sep = ord(SEPARATOR)
+    return np.concatenate([cps[cps != sep], pairs[(cps[:-1] != sep) & (cps[1:] != sep)]])
 
 
-def _chunk(layer: int, units: list[Unit], local: int, pairs: list[int]) -> Chunk:
-    keys = keys_of(normalise(SEPARATOR.join(u.text for u in units)))
-    pairs.extend(map(add, map(mul, keys, repeat(MAX_CHUNKS)), repeat(local)))
+def _chunk(layer: int, units: list[Unit], local: int, pairs: list[np.ndarray]) -> Chunk:
+    pairs.append(keys_of(SEPARATOR.join(u.text for u in units)) * MAX_CHUNKS + local)
     rows = [[u.id, u.juan, u.pian, u.text] for u in units]
     return Chunk(layer, json.dumps(rows, ensure_ascii=False, separators=(",", ":")))
 
@@ -89,7 +83,7 @@ def page_index(page: PageText) -> PageIndex:
     for unit in page.units:
         if unit.layer in code:
             by_layer.setdefault(code[unit.layer], []).append(unit)
-    pairs: list[int] = []
+    pairs: list[np.ndarray] = []
     for layer in sorted(by_layer):
         units: list[Unit] = []
         size = 0
@@ -101,9 +95,15 @@ def page_index(page: PageText) -> PageIndex:
                 units, size = [], 0
         if units:
             out.chunks.append(_chunk(layer, units, len(out.chunks), pairs))
-    pairs.sort()
-    out.pairs = array("Q", pairs)
+    if pairs:
+        out.pairs = _unique(np.concatenate(pairs))
     return out
+
+
+def _unique(a: np.ndarray) -> np.ndarray:
+    """Sorted, each value once (np.unique hashes 64-bit numbers: slower than a sort here)."""
+    a = np.sort(a)
+    return a[np.concatenate(([True], a[1:] != a[:-1]))] if len(a) else a
 
 
 def _js(callback: str, *args) -> bytes:
@@ -111,16 +111,38 @@ def _js(callback: str, *args) -> bytes:
     return f"zhushuSearch.{callback}({body});\n".encode("utf-8")
 
 
-def _shard_starts(pairs: list[int], chunks: int, shards: int) -> list[int]:
+def _shard_starts(pairs: np.ndarray, chunks: int, shards: int) -> list[int]:
     """Where each postings shard starts in the sorted pairs: about equal counts, never splitting
     a key's pairs."""
     starts = [0]
     for s in range(1, shards):
-        i = s * len(pairs) // shards
-        i = bisect_left(pairs, pairs[i] // chunks * chunks)
+        i = int(np.searchsorted(pairs, pairs[s * len(pairs) // shards] // chunks * chunks))
         if i > starts[-1]:
             starts.append(i)
     return starts
+
+
+# "00" … "ff": the two hexadecimal digits of each byte value, as one 16-bit number in memory order
+_HEX_BYTE = np.frombuffer(b"".join(b"%02x" % i for i in range(256)), np.uint16)
+_DIGITS = 14                                    # hexadecimal digits of a number below 2**53
+_POWERS = np.array([16 ** k for k in range(1, _DIGITS)], np.uint64)
+
+
+def _hex_list(numbers: np.ndarray) -> str:
+    """Numbers below 2**53 as format(n, "x") joined by commas, made for all at once: each number's
+    seven low bytes (big-endian) as fourteen digits and a comma in a row, the leading zeros then
+    dropped by a mask."""
+    n = len(numbers)
+    if not n:
+        return ""
+    rows = np.empty((n, _DIGITS + 2), np.uint8)           # digits, comma, one unused (alignment)
+    low_bytes = numbers.astype(">u8").view(np.uint8).reshape(n, 8)[:, 8 - _DIGITS // 2:]
+    rows[:, :_DIGITS] = _HEX_BYTE[low_bytes].view(np.uint8).reshape(n, _DIGITS)
+    rows[:, _DIGITS] = ord(",")
+    first = _DIGITS - 1 - np.searchsorted(_POWERS, numbers, side="right")   # its first digit
+    cols = np.arange(_DIGITS + 2)
+    keep = (cols >= first[:, None]) & (cols <= _DIGITS)
+    return rows[keep].tobytes()[:-1].decode("ascii")
 
 
 def build(pages: list[tuple[str, str, str]], indexes: list[PageIndex],
@@ -134,25 +156,23 @@ def build(pages: list[tuple[str, str, str]], indexes: list[PageIndex],
                             f"({len(chunks)} needed): render the site with --no-search",
                             rule="ZS-RENDER-001")
     n = MAX_CHUNKS
-    pairs: list[int] = []
-    first = 0                                  # the site's number of the page's first chunk
-    for index in indexes:
-        pairs.extend(map(add, index.pairs, repeat(first)))
-        first += len(index.chunks)
-    pairs.sort()                               # a merge of the pages' sorted runs
+    firsts = np.cumsum([0, *(len(index.chunks) for index in indexes[:-1])], dtype=np.uint64)
+    # the site's number of a chunk is its page's first chunk's plus its number in the page
+    pairs = np.sort(kind="stable", a=np.concatenate([np.zeros(0, np.uint64)] +
+                                   [index.pairs + first for index, first in zip(indexes, firsts)]))
     shards = max(1, len(pairs) * PAIR_BYTES // POSTINGS_BYTES)
-    starts = _shard_starts(pairs, n, shards) if pairs else [0]
+    starts = _shard_starts(pairs, n, shards) if len(pairs) else [0]
     out = {}
     for s, (i, j) in enumerate(zip(starts, [*starts[1:], len(pairs)])):
         part = pairs[i:j]
-        deltas = [part[0], *map(sub, part[1:], part[:-1])] if part else []
-        out[f"post-{s}.js"] = _js("postings", s, ",".join(map(format, deltas, repeat("x"))))
+        deltas = np.diff(part, prepend=np.uint64(0)) if len(part) else part
+        out[f"post-{s}.js"] = _js("postings", s, _hex_list(deltas))
     for chunk_no, (page_no, c) in enumerate(chunks):
         out[f"text-{chunk_no}.js"] = f"zhushuSearch.texts({chunk_no},[{page_no},{c.layer},{c.units}]);\n".encode("utf-8")
     out["manifest.js"] = _js("manifest", {
         "layers": list(LAYERS), "pages": [list(p) for p in pages],
         "chunks": [[page_no, c.layer] for page_no, c in chunks], "pairBase": n,
-        "postings": [pairs[i] // n if pairs else 0 for i in starts]})
+        "postings": [int(pairs[i]) // n if len(pairs) else 0 for i in starts]})
     out["fold.js"] = _js("fold", hanzi.fold_table())
     people: dict[str, tuple[list[str], str]] = {}
     for index in indexes:

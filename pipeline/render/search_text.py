@@ -12,6 +12,7 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass, field
 
+import numpy as np
 from lxml import etree
 
 from pipeline import hanzi
@@ -69,6 +70,24 @@ def normalise(text: str) -> str:
     return text.translate(_MATCHING)
 
 
+_UNSEEN, _DROPPED = 0xFFFFFFFF, 0xFFFFFFFE
+_CODES = np.full(0x110000, _UNSEEN, np.uint32)    # code point → its matched form's, as _MATCHING
+
+
+def matching_codes(text: str) -> np.ndarray:
+    """The code points of normalise(text), made for the whole text at once (a lookup in an array
+    rather than a call per character): what the index's keys are made of."""
+    cps = np.frombuffer(text.encode("utf-32-le"), np.dtype("<u4"))
+    codes = _CODES[cps]
+    unseen = codes == _UNSEEN
+    if unseen.any():
+        for code in np.unique(cps[unseen]).tolist():
+            ch = _MATCHING[code]
+            _CODES[code] = ord(ch) if ch else _DROPPED
+        codes = _CODES[cps]
+    return codes[codes != _DROPPED]
+
+
 class _Reader:
     def __init__(self, tree: etree._ElementTree, header_juan: str):
         self.header_juan = header_juan
@@ -77,6 +96,13 @@ class _Reader:
             mapping = glyph.find(f"{_T}mapping")
             if glyph.get(XML_ID) and mapping is not None and mapping.text:
                 self.glyphs[glyph.get(XML_ID)] = mapping.text
+        # the elements with a note, label, g or gap inside, whose text is not simply all of theirs
+        self.mixed: set[etree._Element] = set()
+        for el in tree.iter(_NOTE, _LABEL, _G, _GAP):
+            parent = el.getparent()
+            while parent is not None and parent not in self.mixed:
+                self.mixed.add(parent)
+                parent = parent.getparent()
         self.units: list[Unit] = []
 
     def walk(self, el: etree._Element, juan: str, pian: str) -> None:
@@ -114,8 +140,8 @@ class _Reader:
     def unit(self, el: etree._Element, layer: str, juan: str, pian: str) -> None:
         parts: list[str] = []
         nested: list[etree._Element] = []
-        if next(el.iterdescendants(_NOTE, _LABEL, _G, _GAP), None) is None:
-            parts = list(el.itertext())        # the common case, in C: nothing to leave out
+        if el not in self.mixed:               # the common case, in C: nothing to leave out
+            parts = [etree.tostring(el, method="text", encoding=str, with_tail=False)]
         else:
             self.text_of(el, parts, nested)
         text = _squeeze("".join(parts))
