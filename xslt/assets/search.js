@@ -17,6 +17,10 @@
   var SKIP = /[\p{P}\p{Z}\p{C}]/u;       // not matched: as search_text.searchable()
   // a batch of results ends after fifty hits or forty text files (≤ 26 kB each), whichever first
   var BATCH = 50, BATCH_FILES = 40, CONTEXT = 14, MAX_QUERY = 200, MAX_KEYS = 8;
+  // text files asked for ahead of the one being read, so the browser loads them side by side: a
+  // batch spread over many files is all shown sooner (不敬, 44 files: 565 → 390–420 ms on the five
+  // Kanripo works; the first result within noise), for ≤ 4 files more per batch
+  var AHEAD = 4;
   var LAYER_NAMES = { jing: "經", zhu: "注", yinyi: "音義", shu: "疏", yishu: "義疏", an: "案",
                       translation: "譯", textual: "校", xiaozhu: "小注", person: "人名" };
   var script = doc.currentScript;
@@ -229,6 +233,9 @@
           else say((all ? "共 " : "前 ") + s.hits + " 條：「" + s.query + "」" + (all ? "" : "（尚有更多）"));
           api.timing.done = performance.now() - api.timing.start;
           return;
+        }
+        for (var k = s.next + 1; k < Math.min(s.next + 1 + AHEAD, s.candidates.length) && read + k - s.next < BATCH_FILES; k++) {
+          load("text-" + s.candidates[k] + ".js").catch(function () {});
         }
         var n = s.candidates[s.next++];
         read++;
