@@ -104,7 +104,7 @@ def test_toc_links_land_on_their_pian(page, kanripo, seeds):
 
 def test_breadcrumbs_and_work_page(page, kanripo):
     page.goto((kanripo / "KR9z0002_002.html").as_uri())
-    assert page.locator(".breadcrumbs ol li").all_inner_texts() == ["目錄", "禮記註疏", "卷二"]
+    assert page.locator(".breadcrumbs ol li:not([hidden])").all_inner_texts()[:3] == ["目錄", "禮記註疏", "卷二"]
     page.locator(".breadcrumbs a", has_text="禮記註疏").click()
     page.wait_for_load_state()
     assert page.url.endswith("/KR9z0002.html")        # the whole-work file is the work page
@@ -121,6 +121,21 @@ def test_breadcrumbs_and_work_page(page, kanripo):
     page.goto(tei.replace("KR9z0002_001.html", "") + "/KR9z0002.html")
     assert page.locator("a.tei-link").first.get_attribute("href") == "tei/KR9z0002_001.xml"
     assert (kanripo / "tei" / "KR9z0002_001.xml").is_file()
+
+
+def test_breadcrumbs_follow_the_pian_the_reader_is_in(page, kanripo):
+    page.goto((kanripo / "KR9z0002_001.html").as_uri())
+    crumb = page.locator(".breadcrumbs li.pian")
+    heads = page.locator("main section[data-pian] > h3")
+    assert heads.count() >= 2
+    for i in (1, 0):                                   # down to 曲禮下, back up to 曲禮上
+        head = heads.nth(i)
+        head.evaluate("h => window.scrollTo(0, h.getBoundingClientRect().top + window.scrollY - 60)")
+        page.wait_for_timeout(100)
+        name = head.evaluate("h => h.closest('section').dataset.pian")
+        sync_api.expect(crumb).to_have_text(name)
+        assert crumb.locator("a").get_attribute("href") == "#" + head.evaluate("h => h.closest('section').id")
+    assert page.locator(".breadcrumbs li").all_inner_texts()[:3] == ["目錄", "禮記註疏", "卷一"]
 
 
 def test_seed_work_page_lists_every_juan(page, seeds):

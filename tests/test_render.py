@@ -67,12 +67,12 @@ def resolves(h, present):
 
 
 def assert_only_own_scripts(doc):
-    """The only scripts: the inline line applying saved choices and the shared zhushu.js in the
-    head, and search.js with the search field."""
+    """The only scripts: the inline line applying saved choices, the shared zhushu.js and place.js
+    in the head, and search.js with the search field."""
     scripts = doc.findall(".//script")
-    assert [s.get("src") for s in scripts] == [None, "assets/zhushu.js", "assets/search.js"]
+    assert [s.get("src") for s in scripts] == [None, "assets/zhushu.js", "assets/place.js", "assets/search.js"]
     assert all(s.get("defer") is not None and not (s.text or "").strip() for s in scripts[1:])
-    assert all(s in doc.find("head") for s in scripts[:2])
+    assert all(s in doc.find("head") for s in scripts[:3])
 
 
 def test_writes_page_and_index(page_004):

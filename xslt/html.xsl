@@ -22,7 +22,7 @@
   body/@data-cite): written out, or even as placeholders, they cost a tenth of the transform
   and of the page.
 
-  Styles and behaviour live in two static files, $assets-href zhushu.css and zhushu.js (copied next
+  Styles and behaviour live in static files, $assets-href zhushu.css, zhushu.js and place.js (copied next
   to the pages by pipeline/render/html.py): nothing is fetched from elsewhere and the pages work from
   file://. The script is an enhancement: the toolbar (nav.toolbar: layer toggles
   button[data-toggle-layer], vertical and parallel modes button[data-toggle], 義疏 category
@@ -134,6 +134,7 @@
         <script><xsl:value-of select="$boot-script"/></script>
         <link rel="stylesheet" href="{$assets-href}zhushu.css"/>
         <script src="{$assets-href}zhushu.js" defer="defer"></script>
+        <script src="{$assets-href}place.js" defer="defer"></script>
       </head>
       <body data-cite="{zs:cite-prefix(.)}" data-work="{($work[.], $page-title)[1]}">
         <xsl:if test="exists($text//tei:ab[@type = 'translation'])">

@@ -18,7 +18,7 @@ from pipeline.render.plan import COLOPHON, INDEX, PERSONS, PERSONS_PINYIN, TEI_D
 from pipeline.render.xslt import Renderer, load_tei, output_names, write_text
 
 ASSETS = "assets"
-_ASSET_FILES = ("zhushu.css", "zhushu.js", *search.ASSET_FILES)
+_ASSET_FILES = ("zhushu.css", "zhushu.js", "place.js", *search.ASSET_FILES)
 _SITE_PAGES = (INDEX, PERSONS, PERSONS_PINYIN, COLOPHON, search.PAGE)
 _renderer: Renderer | None = None              # a worker process's own, compiled on first use
 
