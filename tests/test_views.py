@@ -255,6 +255,9 @@ def test_the_text_is_a_few_tab_stops(site, open_page):
     # the skip link, then Tab, lands on the text; ↓ goes on to the next block, shown
     pg.locator("a.skip").focus()
     pg.keyboard.press("Enter")
+    pg.wait_for_function("() => location.hash === '#text'")
+    pg.wait_for_timeout(100)                       # hashchange has run: the text opens at its start
+    assert abs(pg.evaluate("() => document.querySelector('main').getBoundingClientRect().top")) < 200
     pg.keyboard.press("Tab")
     first = pg.evaluate("() => document.activeElement.id")
     assert pg.evaluate("() => document.activeElement.closest('main') !== null"), first

@@ -687,12 +687,16 @@
     if (targeted) targeted.classList.remove("target-hl");
     targeted = null;
     var el = byId(id);
-    if (!el || !doc.body.contains(el)) return;
+    // the skip link's target is the text itself: the browser has brought its start into view
+    // (centring it, as for a unit, would open the 卷 in its middle)
+    if (!el || !doc.body.contains(el) || el.tagName === "MAIN") return;
     reveal(el);
     makeCurrent(blockOf(el));
     el.classList.add("target-hl");
     targeted = el;
-    if (el.scrollIntoView) el.scrollIntoView({ block: "center", inline: "center" });
+    // centred if it fits the window, else from its start
+    var tall = el.getBoundingClientRect().height > window.innerHeight;
+    if (el.scrollIntoView) el.scrollIntoView({ block: tall ? "start" : "center", inline: "center" });
   }
 
   /* ----- wiring -------------------------------------------------------------------------- */
