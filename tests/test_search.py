@@ -72,6 +72,19 @@ def _chunks_of(built, key: str) -> list[int]:
     return [p - number * n for p in pairs if number * n <= p < number * n + n]
 
 
+def test_a_unit_is_placed_in_its_own_juan_and_pian():
+    # Kanripo numbers a 卷 div "0" where the edition does not: the header's 卷 stands for it
+    from lxml import etree
+    from pipeline.render.search_text import page_text
+    tei = etree.fromstring("""<TEI xmlns="http://www.tei-c.org/ns/1.0"><text><body>
+      <div type="juan" n="二十九"><div type="section"><head>內則</head>
+        <ab type="jing"><seg xml:id="u1.j1">子事父母</seg></ab></div></div>
+      <div type="juan" n="0"><ab type="jing"><seg xml:id="u2.j1">雞初鳴</seg></ab></div>
+    </body></text></TEI>""").getroottree()
+    units = page_text(tei, "卷二十九").units
+    assert [(u.id, u.juan, u.pian) for u in units] == [("u1.j1", "卷二十九", "內則"), ("u2.j1", "卷二十九", "")]
+
+
 def test_postings_give_each_key_its_chunks_across_many_shards(monkeypatch):
     monkeypatch.setattr(search_index, "POSTINGS_BYTES", 20)     # many small shards
     monkeypatch.setattr(search_index, "TEXT_BYTES", 30)          # a chunk or two per page

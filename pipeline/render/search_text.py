@@ -17,6 +17,7 @@ from lxml import etree
 
 from pipeline import hanzi
 from pipeline.constants import TEI_NS, XML_ID
+from pipeline.render.pages import juan_of_div
 
 _T = "{%s}" % TEI_NS
 _DIV, _HEAD, _AB, _SEG, _NOTE, _P = (f"{_T}{n}" for n in ("div", "head", "ab", "seg", "note", "p"))
@@ -51,12 +52,12 @@ def searchable(ch: str) -> bool:
 
 
 class _Matching(dict):
-    """A str.translate table built as characters are met: folded (hanzi.fold_table), or dropped
+    """A str.translate table built as characters are met: folded (hanzi.fold), or dropped
     when not searchable."""
 
     def __missing__(self, code: int) -> str | None:
         ch = chr(code)
-        self[code] = hanzi.fold_table().get(ch, ch) if searchable(ch) else None
+        self[code] = hanzi.fold(ch) if searchable(ch) else None
         return self[code]
 
 
@@ -111,7 +112,7 @@ class _Reader:
             if tag == _DIV:
                 j, p = juan, pian
                 if child.get("type") == "juan":
-                    j = f"卷{child.get('n')}" if child.get("n") else self.header_juan
+                    j = juan_of_div(child, self.header_juan)
                 elif child.get("type") == "section":
                     head = child.find(_HEAD)
                     p = _squeeze("".join(head.itertext())) if head is not None else ""
