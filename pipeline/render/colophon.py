@@ -36,7 +36,7 @@ def _work(w: Work) -> str:
         _row("來源", credit),
         _row("網站出處", "<br>".join(esc(x) for x in provenance), lang_of("".join(provenance))),
         _row("許可", esc("；".join(licences)) if licences else "TEI 標頭未載許可"),
-        _row("原檔", esc(first.filename)),
+        _row("原檔", esc(first.filename) + (f"（{esc(first.date)}）" if first.filename and first.date else "")),
         _row("說明", esc(first.publication), "en"),
         _row("製作", esc(f"Zhushu {'、'.join(made) or __version__} 轉換為 TEI（讀取器：{'、'.join(readers)}），"
                          f"Zhushu {__version__} 生成網頁")),
