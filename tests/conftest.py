@@ -103,6 +103,19 @@ def browser():
 
 
 @pytest.fixture
+def follow():
+    """follow(pg, link): click a link and return once its page has loaded. Waiting for the load
+    state alone races the click (the old page is still loaded when the wait begins, so it returns
+    at once and the test reads the page it was leaving: seen on CI's two loaded cores)."""
+    def follow(pg, link):
+        href = link.evaluate("e => e.closest('a').href")
+        link.click()
+        pg.wait_for_url(href)
+        pg.wait_for_load_state()
+    return follow
+
+
+@pytest.fixture
 def watch_errors():
     """watch(pg, console=True, dialogs=False): the page's uncaught exceptions (and its console
     errors, and any dialog it opens) fail the test at teardown."""

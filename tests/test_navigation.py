@@ -63,21 +63,19 @@ def in_viewport(pg, selector):
         return r.bottom > 0 && r.top < innerHeight && r.right > 0 && r.left < innerWidth; }""")
 
 
-def test_prev_next_chain_over_the_works_juan(browser, page, seeds, kanripo):
+def test_prev_next_chain_over_the_works_juan(browser, page, seeds, kanripo, follow):
     for site, first, chain in ((seeds, "002_3cfb79cd5f7996b0.html", ["卷十八", "卷三十八"]),
                                (kanripo, "KR9z0002_001.html", ["卷一", "卷二"])):
         page.goto((site / first).as_uri())
         assert page.locator("a[rel=prev]").count() == 0
         seen = [page.locator(".breadcrumbs [aria-current]").inner_text()]
         while page.locator("a[rel=next]").count():
-            page.locator("a[rel=next]").first.click()
-            page.wait_for_load_state()
+            follow(page, page.locator("a[rel=next]").first)
             seen.append(page.locator(".breadcrumbs [aria-current]").inner_text())
             # and back again
             assert page.locator("link[rel=prev]").get_attribute("href")
         assert seen == chain
-        page.locator("a[rel=prev]").first.click()
-        page.wait_for_load_state()
+        follow(page, page.locator("a[rel=prev]").first)
         assert page.url.endswith(first)
 
 
@@ -102,19 +100,17 @@ def test_toc_links_land_on_their_pian(page, kanripo, seeds):
     assert in_viewport(page, f"[id='{target[1:]}']")
 
 
-def test_breadcrumbs_and_work_page(page, kanripo):
+def test_breadcrumbs_and_work_page(page, kanripo, follow):
     page.goto((kanripo / "KR9z0002_002.html").as_uri())
     assert page.locator(".breadcrumbs ol li:not([hidden])").all_inner_texts()[:3] == ["目錄", "禮記註疏", "卷二"]
-    page.locator(".breadcrumbs a", has_text="禮記註疏").click()
-    page.wait_for_load_state()
+    follow(page, page.locator(".breadcrumbs a", has_text="禮記註疏"))
     assert page.url.endswith("/KR9z0002.html")        # the whole-work file is the work page
     entries = page.locator("ol.work-contents > li")
     assert entries.all_inner_texts()[3].startswith("卷三") and "未收" in entries.nth(3).inner_text()
     hrefs = page.locator("a.juan-link").evaluate_all("as => as.map(a => a.getAttribute('href'))")
     assert hrefs == ["KR9z0002_001.html", "KR9z0002_002.html"]   # every 卷 of the site
     # the 考證 entry opens its leaf, in view
-    page.get_by_text("卷一考證").click()
-    page.wait_for_load_state()
+    follow(page, page.get_by_text("卷一考證"))
     assert page.url.endswith("KR9z0002_001.html#pb-1-3a") and in_viewport(page, "#pb-1-3a")
     # each 卷 links its TEI, and the copy is there
     tei = page.url.rsplit("/", 1)[0]
@@ -138,10 +134,9 @@ def test_breadcrumbs_follow_the_pian_the_reader_is_in(page, kanripo):
     assert page.locator(".breadcrumbs li").all_inner_texts()[:3] == ["目錄", "禮記註疏", "卷一"]
 
 
-def test_seed_work_page_lists_every_juan(page, seeds):
+def test_seed_work_page_lists_every_juan(page, seeds, follow):
     page.goto((seeds / "002_3cfb79cd5f7996b0.html").as_uri())
-    page.locator(".breadcrumbs a", has_text="周禮注疏").click()
-    page.wait_for_load_state()
+    follow(page, page.locator(".breadcrumbs a", has_text="周禮注疏"))
     assert page.locator("a.juan-link").all_inner_texts() == ["卷十八", "卷三十八"]
 
 
@@ -197,11 +192,10 @@ def test_seeds_without_heading_get_a_supplied_one(page, seeds):
         assert page.evaluate("getComputedStyle(document.querySelector('main h2.supplied'), '::before').content") == '"〔"'
 
 
-def test_provenance_line_is_in_the_colophon_not_the_text(page, seeds):
+def test_provenance_line_is_in_the_colophon_not_the_text(page, seeds, follow):
     page.goto((seeds / "003_2c7c22b06290c5d5.html").as_uri())
     assert "中华文库" not in page.locator("main").inner_text()
-    page.locator(".page-foot a", has_text="版本說明").click()
-    page.wait_for_load_state()
+    follow(page, page.locator(".page-foot a", has_text="版本說明"))
     entry = page.locator("section.colophon:target")
     assert "中华文库" in entry.inner_text() and "讀取器" in entry.inner_text()
 
@@ -216,7 +210,7 @@ def rank(floruit):
     return DYNASTIES.index(floruit) if floruit in DYNASTIES else len(DYNASTIES)
 
 
-def test_persons_by_dynasty_then_pinyin_and_the_switch(page, seeds):
+def test_persons_by_dynasty_then_pinyin_and_the_switch(page, seeds, follow):
     page.goto((seeds / "persons.html").as_uri())
     people = page.evaluate("""() => [...document.querySelectorAll('section.person')].map(s =>
         [s.id, s.querySelector('h3 > span[lang]').textContent, (s.querySelector('.floruit') || {}).textContent || ''])""")
@@ -227,14 +221,13 @@ def test_persons_by_dynasty_then_pinyin_and_the_switch(page, seeds):
         if a[2] == b[2]:
             assert pinyin(a[1]) <= pinyin(b[1])
     assert page.locator("h2.group").all_inner_texts()[0] in ("西漢", "東漢")
-    page.locator(".order-switch a", has_text="依拼音").click()
-    page.wait_for_load_state()
+    follow(page, page.locator(".order-switch a", has_text="依拼音"))
     names = page.locator("section.person h3 .pinyin").all_inner_texts()
     assert names == sorted(names) and len(names) == len(people)
     assert page.locator(".order-switch [aria-current]").inner_text() == "依拼音"
 
 
-def test_every_count_is_a_link_to_a_note_of_that_person(browser, seeds):
+def test_every_count_is_a_link_to_a_note_of_that_person(browser, seeds, follow):
     ctx = browser.new_context(viewport={"width": 1366, "height": 900})
     pg = ctx.new_page()
     pg.goto((seeds / "persons.html").as_uri())
@@ -252,8 +245,7 @@ def test_every_count_is_a_link_to_a_note_of_that_person(browser, seeds):
         assert f"#{pid}" in (el.get("resp") or "").split(), (pid, href)
     # and one of them opens on its note, in view
     pid, href = rows[0]
-    pg.locator(f"a.count[href='{href}']").first.click()
-    pg.wait_for_load_state()
+    follow(pg, pg.locator(f"a.count[href='{href}']").first)
     frag = href.split("#")[1]
     assert pg.evaluate(f"(() => {{ const r = document.getElementById('{frag}').getBoundingClientRect(); return r.top >= 0 && r.top < innerHeight; }})()")
     ctx.close()

@@ -228,12 +228,12 @@ def test_result_link_opens_the_unit_with_exactly_the_match_highlighted(site, pag
     page.screenshot(path=str(SHOTS / "search-hit.png"))
 
 
-def test_persons_search_links_to_the_persons_index(site, page):
+def test_persons_search_links_to_the_persons_index(site, page, follow):
     search(page, site, "孔颖达")                 # simplified; the listPerson has 孔穎達
     people = page.locator(".search-persons [data-search-result][data-layer=person] a")
     assert people.count() == 1 and people.inner_text() == "孔穎達"
     assert people.get_attribute("href") == "persons.html#kongyingda"
-    people.click()
+    follow(page, people)
     assert page.locator("#kongyingda").is_visible()
 
 

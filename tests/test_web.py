@@ -75,9 +75,13 @@ def test_toggles_persist_across_pages(site, page):
     toggle = page.locator('[data-toggle-layer="zhu"]')
     toggle.click()
     sync_api.expect(toggle).to_have_attribute("aria-pressed", "false")
-    # Chromium hands a localStorage write to the browser process asynchronously; leaving the
-    # page in the same millisecond (as no reader does) could load the next one before it lands
-    page.wait_for_timeout(1000)         # (200 ms was seen to fall short on a loaded machine)
+    # Chromium hands a localStorage write to the browser process asynchronously, and a page
+    # loaded before it lands reads the old value (a fixed 1 s wait fell short on CI's two
+    # loaded cores): wait until another tab of the site sees it, as any later page will
+    other = page.context.new_page()
+    other.goto(url(site, TEIS[0]))
+    other.wait_for_function("() => (localStorage.getItem('zhushu.layers') || '').includes('zhu')")
+    other.close()
     page.goto(url(site, TEIS[2]))                # 002, another page of the site
     assert page.evaluate(SHOWN, '[data-layer="zhu"]') == 0
     assert page.locator('[data-toggle-layer="zhu"]').get_attribute("aria-pressed") == "false"
