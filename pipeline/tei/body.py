@@ -6,7 +6,7 @@ from __future__ import annotations
 from pipeline.model import (FORENAME, HAO, JING, MARK, NATIVE, QUE, SURNAME, TRANSLATION, YINYI,
                             ZHU, ZI, Div, Fw, KaozhengEntry, NameEntry, NamePart, Piece, Prose, Shu,
                             SmallNote, Translation, Unit, YishuBlock)
-from pipeline.tei.markup import _attrs, _esc, _ref
+from pipeline.tei.markup import _attrs, _esc, _ref, resp_attr
 from pipeline.tei.notes import NoteWriter
 
 
@@ -44,7 +44,7 @@ class BodyWriter(NoteWriter):
             self.out.append(f'<seg xml:id="{p.id}">{self.text(p.text)}</seg>')
 
     def note_piece(self, p: Piece) -> None:
-        resp = f' resp="#{p.resp}"' if p.resp else ""
+        resp = resp_attr(p.resp)
         target = f' target="#{p.target.id}"' if p.target else ""
         head = f'<note type="{p.layer}" place="inline" xml:id="{p.id}"{resp}{target}>'
         if p.tokens is None and not p.anchors:
@@ -116,7 +116,7 @@ class BodyWriter(NoteWriter):
         out.append(f'<p xml:id="{e.id}">')
         for i, p in enumerate(parts):
             if i == first:
-                out.append(f'<persName ref="#{e.resp}">' if e.resp else "<persName>")
+                out.append(f'<persName{resp_attr(e.resp, "ref")}>')
             if isinstance(p, NamePart):
                 tag, kind = self.NAME_PARTS[p.kind]
                 attrs = (f' type="{kind}"' if kind else "") + (' rend="small"' if p.small else "")

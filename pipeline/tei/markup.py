@@ -64,3 +64,14 @@ def _pointing(target, target_end) -> str:
 
 def _ref(x: str | None) -> str | None:
     return "#" + x if x else None
+
+
+def person(pid: str | None) -> str | None:
+    """The pointer to the registry's person `pid` (for @resp and @ref); the one place that says
+    where persons are declared."""
+    return "#" + pid if pid else None
+
+
+def resp_attr(pid: str | None, name: str = "resp") -> str:
+    """` resp="…"` (or another attribute `name`) pointing at person `pid`, '' without one."""
+    return f' {name}="{person(pid)}"' if pid else ""

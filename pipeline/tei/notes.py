@@ -4,7 +4,7 @@ judgments."""
 from __future__ import annotations
 
 from pipeline.model import AN, SHU, YISHU, Judgment, KaozhengEntry, Shu, SmallNote, YishuBlock
-from pipeline.tei.markup import _pointing
+from pipeline.tei.markup import _pointing, resp_attr
 from pipeline.tei.text import TextWriter
 
 
@@ -15,7 +15,7 @@ class NoteWriter(TextWriter):
         """A small-character note inline: its kind is the note type; a quoted 疏 is a shu note
         of subtype quoted, credited to its author."""
         sub = ' subtype="quoted"' if n.kind == SHU else ""
-        resp = f' resp="#{n.resp}"' if n.resp else ""
+        resp = resp_attr(n.resp)
         self.out.append(f'<note type="{n.kind}"{sub} place="inline" xml:id="{n.id}"{resp}>')
         if n.tokens is not None:
             self.put_tokens(n.tokens)
@@ -46,15 +46,15 @@ class NoteWriter(TextWriter):
 
     def _quote_head(self, q) -> str:
         """A quotation's <p> start tag, name and verb."""
-        resp = f' resp="#{q.resp}"' if q.resp else ""
+        resp = resp_attr(q.resp)
         if q.who:                           # a placeholder in a name is still a <g>
-            ref = f' ref="#{q.resp}"' if q.resp else ""
+            ref = resp_attr(q.resp, "ref")
             return f'<p xml:id="{q.id}"{resp}><persName{ref}>{self.text(q.who)}</persName>{self.text(q.verb)}'
         return f'<p xml:id="{q.id}"{resp}>{self.text(q.verb)}'
 
     def shu(self, s: Shu) -> None:
         detached = ' subtype="detached"' if s.detached else ""
-        resp = f' resp="#{s.resp}"' if s.resp else ""
+        resp = resp_attr(s.resp)
         self.out.append(f'<note type="{SHU}"{detached} xml:id="{s.id}"{resp}'
                         f'{_pointing(s.target, s.target_end)}>')
         if s.mark:
@@ -90,8 +90,8 @@ class NoteWriter(TextWriter):
             self.out.append(f'<label type="lemma">{self.text(k.lemma)}</label>')
         for part in k.parts:
             if isinstance(part, Judgment):
-                resp = f' resp="#{part.resp}"' if part.resp else ""
-                ref = f' ref="#{part.resp}"' if part.resp else ""
+                resp = resp_attr(part.resp)
+                ref = resp_attr(part.resp, "ref")
                 self.out.append(f'<note type="{AN}" place="inline" xml:id="{part.id}"{resp}>'
                                 f'<persName{ref}>{self.text(part.who)}</persName>{self.text(part.verb)}')
                 self.parts(part.parts)
