@@ -183,7 +183,8 @@ def text(file, layer, category, resp):
 @click.option("--max-size", type=click.IntRange(1, 200), default=200, show_default=True, help="Refuse files larger than this many MB.")
 @click.option("--max-depth", type=click.IntRange(1, 64), default=64, show_default=True, help="Refuse elements nested deeper than this.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the report here instead of stdout.")
-def validate(paths, fmt, strict, jobs, max_size, max_depth, output):
+@click.option("--schematron", "schematrons", multiple=True, type=click.Path(exists=True, dir_okay=False), metavar="FILE", help="Also run this Schematron (repeatable): an ODD's constraintSpecs (schema/zhushu.odd), the rules embedded in a RELAX NG schema (tei_all.rng), or a .sch file; findings are ZS-SCH-001.")
+def validate(paths, fmt, strict, jobs, max_size, max_depth, output, schematrons):
     """Validate TEI against the schema and the rules (docs/rules.md).
 
     PATHS are files, directories (searched for *.xml) or - to read a list of paths from stdin
@@ -204,7 +205,7 @@ def validate(paths, fmt, strict, jobs, max_size, max_depth, output):
     files = _xml_files(listed)
     if output:
         refuse_overwriting_inputs(files, output)
-    issues = validate_files(files, jobs, Limits(max_size * 1024 * 1024, max_depth))
+    issues = validate_files(files, jobs, Limits(max_size * 1024 * 1024, max_depth), schematrons)
     if output:
         write_atomic(output, render(fmt, files, issues))
     elif fmt == "text":                                   # the summary apart from the findings

@@ -39,6 +39,27 @@ def run():
 
 
 @pytest.fixture(scope="session")
+def kanripo_fixture_outputs(tmp_path_factory):
+    """`zhushu convert` of every Kanripo fixture of the readers (tests/fixtures/kanripo: single 卷
+    files of each layout and a repository checkout): {output name: root}."""
+    from lxml import etree
+
+    from pipeline.cli import main
+    fixtures = ROOT / "tests" / "fixtures" / "kanripo"
+    if not fixtures.is_dir():
+        pytest.skip("no Kanripo fixtures")
+    out = tmp_path_factory.mktemp("fixtures")
+    runs = [[*map(str, sorted(fixtures.glob("*.txt"))), "-o", str(out)]]
+    runs += [[str(d), "-o", str(out / d.name)] for d in sorted(fixtures.glob("KR*")) if (d / "Readme.org").exists()]
+    for args in runs:
+        CliRunner().invoke(main, ["convert", *args, "-q"], catch_exceptions=False)
+    parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False)
+    found = {str(p.relative_to(out)): etree.parse(str(p), parser).getroot() for p in sorted(out.rglob("*.xml"))}
+    assert found, "no fixture converted"
+    return found
+
+
+@pytest.fixture(scope="session")
 def converted_004(tmp_path_factory):
     from pipeline.convert import convert_file
     out = tmp_path_factory.mktemp("tei") / "004.xml"

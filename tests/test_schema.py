@@ -1572,24 +1572,9 @@ def test_kanripo_writer_output_has_the_new_constructs(kanripo_outputs):
     assert w.xpath("//t:item[not(t:ref)]", namespaces=N)                 # 卷二 is not in the checkout
 
 
-FIXTURES = ROOT / "tests" / "fixtures" / "kanripo"
-
-
 @pytest.fixture(scope="module")
-def fixture_outputs(tmp_path_factory) -> dict[str, etree._Element]:
-    """`zhushu convert` of every Kanripo fixture of the readers (tests/fixtures/kanripo: single 卷
-    files of each layout and a repository checkout): {output name: root}."""
-    from pipeline.cli import main
-    if not FIXTURES.is_dir():
-        pytest.skip("no Kanripo fixtures")
-    out = tmp_path_factory.mktemp("fixtures")
-    runs = [[*map(str, sorted(FIXTURES.glob("*.txt"))), "-o", str(out)]]
-    runs += [[str(d), "-o", str(out / d.name)] for d in sorted(FIXTURES.glob("KR*")) if (d / "Readme.org").exists()]
-    for args in runs:
-        CliRunner().invoke(main, ["convert", *args, "-q"], catch_exceptions=False)
-    found = {str(p.relative_to(out)): etree.parse(str(p), SAFE_PARSER).getroot() for p in sorted(out.rglob("*.xml"))}
-    assert found, "no fixture converted"
-    return found
+def fixture_outputs(kanripo_fixture_outputs) -> dict[str, etree._Element]:
+    return kanripo_fixture_outputs
 
 
 def test_readers_fixtures_are_valid(schema, fixture_outputs):

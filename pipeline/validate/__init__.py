@@ -57,10 +57,11 @@ def structure(tree, data: bytes | None = None) -> Iterator[tuple]:
             yield el, el.sourceline or 0, f"attribute xsi:{at.attrname.rsplit('}', 1)[-1]} is not allowed"
 
 
-def iter_issues(path: str, limits: Limits = Limits()) -> Iterator[Issue]:
+def iter_issues(path: str, limits: Limits = Limits(), schematrons: tuple[str, ...] = ()) -> Iterator[Issue]:
     """The problems of one file, in the order the checks find them: a refusal of the file as
-    unusable (one `fatal` issue), or the schema's findings, then the rules'. At most
-    MAX_ISSUES_PER_FILE are given with their positions; one more issue counts the rest."""
+    unusable (one `fatal` issue), or the schema's findings, then the rules', then those of
+    each Schematron source in `schematrons` (schematron.load). At most MAX_ISSUES_PER_FILE are
+    given with their positions; one more issue counts the rest."""
     try:
         data = files.read_regular(path, limits.max_bytes)
         tree = xmlsafe.parse(data, path, limits)
@@ -68,7 +69,7 @@ def iter_issues(path: str, limits: Limits = Limits()) -> Iterator[Issue]:
         yield Issue(path, e.line or 0, e.col or (1 if e.line else 0), "fatal", e.rule, e.message)
         return
     findings, more = [], 0
-    for finding in _findings(tree, data):
+    for finding in _findings(tree, data, schematrons):
         if len(findings) < MAX_ISSUES_PER_FILE:
             findings.append(finding)
         else:
@@ -85,13 +86,19 @@ def iter_issues(path: str, limits: Limits = Limits()) -> Iterator[Issue]:
                     f"{more} more problems in this file not shown (at most {MAX_ISSUES_PER_FILE} are)")
 
 
-def _findings(tree, data: bytes) -> Iterator[tuple]:
-    """(element or None, line, level, rule, message) from the schema, then the rules."""
+def _findings(tree, data: bytes, schematrons: tuple[str, ...] = ()) -> Iterator[tuple]:
+    """(element or None, line, level, rule, message) from the schema, then the rules, then
+    the Schematron sources asked for."""
     for el, line, message in structure(tree, data):
         yield el, line, "error", "ZS-SCHEMA-001", message
     from pipeline.validate import rules
     for el, level, rule, message in rules.check(tree):
         yield el, 0, level, rule, message
+    if schematrons:
+        from pipeline.validate import schematron
+        for source in schematrons:
+            for line, pattern, role, message in schematron.load(source).check(tree):
+                yield None, line, schematron.level(role), "ZS-SCH-001", f"{message} [{pattern}]"
 
 
 @functools.cache
@@ -154,16 +161,23 @@ def paths_from_stdin(stream) -> list[str]:
 
 
 def _issues_of(args) -> list[Issue]:
-    path, limits = args
-    return list(iter_issues(path, limits))
+    path, limits, schematrons = args
+    return list(iter_issues(path, limits, schematrons))
 
 
-def validate_files(files: list[str], jobs: int = 1, limits: Limits = Limits()) -> list[Issue]:
+def validate_files(files: list[str], jobs: int = 1, limits: Limits = Limits(),
+                   schematrons: tuple[str, ...] = ()) -> list[Issue]:
     """Issues of every file, in file order. With jobs > 1 files are checked in that many
     processes (libxml2 releases the GIL only in part; processes scale); the report is the
-    same either way."""
+    same either way. `schematrons`: Schematron sources to run too (each compiled once per
+    process)."""
+    schematrons = tuple(schematrons)
+    if schematrons:
+        from pipeline.validate import schematron
+        for source in schematrons:          # a source that cannot be used stops the run at once
+            schematron.load(source)
     if jobs <= 1 or len(files) < 2:
-        return [i for f in files for i in iter_issues(f, limits)]
+        return [i for f in files for i in iter_issues(f, limits, schematrons)]
     from concurrent.futures import ProcessPoolExecutor
 
     # The biggest files first, so that the last ones handed out are small and the workers
@@ -173,7 +187,7 @@ def validate_files(files: list[str], jobs: int = 1, limits: Limits = Limits()) -
     # spare thousands of small files a round trip each.
     order = sorted(range(len(files)), key=lambda k: -_size(files[k]))
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        results = pool.map(_issues_of, [(files[k], limits) for k in order],
+        results = pool.map(_issues_of, [(files[k], limits, schematrons) for k in order],
                            chunksize=max(1, len(files) // (16 * jobs)))
         found: list[list[Issue]] = [[] for _ in files]
         for k, issues in zip(order, results):

@@ -14,6 +14,8 @@ The sources of rules: `from_rng` (the sch:pattern of a RELAX NG schema, such as 
 """
 from __future__ import annotations
 
+import functools
+import os
 import re
 
 from lxml import etree
@@ -27,6 +29,36 @@ TEI_NS = "http://www.tei-c.org/ns/1.0"
 
 _SUPPORTED = {"schema", "ns", "let", "pattern", "rule", "assert", "report", "value-of", "name",
               "title", "p", "emph", "dir", "span"}
+
+
+_RNG_NS = "http://relaxng.org/ns/structure/1.0"
+# the roles Schematron authors use for what is not an error (TEI's own: nonfatal, warning)
+_WARNING_ROLES = frozenset(("warning", "warn", "nonfatal", "information", "info"))
+
+
+def level(role: str) -> str:
+    """The level of a finding (issues.Issue) by its Schematron role."""
+    return "warning" if role.lower() in _WARNING_ROLES else "error"
+
+
+@functools.cache
+def load(source: str) -> "Schematron":
+    """The compiled Schematron of a source file, by what its root is: an ODD (a TEI document
+    with a schemaSpec: its constraintSpecs), a RELAX NG schema (its embedded patterns, such as
+    tei_all.rng), or a Schematron schema. Once per process."""
+    parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False)
+    try:
+        root = etree.parse(source, parser).getroot()
+    except (OSError, etree.XMLSyntaxError) as e:
+        raise PipelineError(f"cannot read the Schematron source: {e}", source, rule="ZS-SCHEMA-002") from None
+    if root.tag == f"{SCH}schema":
+        return Schematron(root)
+    if root.tag.startswith(f"{{{_RNG_NS}}}"):
+        return Schematron(from_rng(source))
+    if root.find(f".//{{{TEI_NS}}}schemaSpec") is not None:
+        return Schematron(from_odd(source))
+    raise PipelineError(f"{os.path.basename(source)} is neither an ODD, a RELAX NG schema nor a "
+                        "Schematron schema", source, rule="ZS-SCHEMA-002")
 
 
 def from_rng(path: str) -> etree._Element:
