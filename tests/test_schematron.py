@@ -126,6 +126,11 @@ def _drop_child(tag):
     ("004", "//t:note[@type='shu'][@targetEnd]", _del("target"), "ZS-SHU-002"),
     ("004", "//t:label[@type='chuwen']", _drop_child("mentioned"), "ZS-SCHEMA-001"),
     ("004", "//t:titleStmt/t:title[@type='main']", _set("type", "sub"), "ZS-HDR-001"),
+    # a g pointing at an element that is no declared character (a div): not at a missing id,
+    # which ZS-PTR-001 reports too
+    ("004", "//t:g", lambda g: g.set("ref", "#" + g.xpath("string(//t:body/t:div/@xml:id)", namespaces=N)),
+     "ZS-CHAR-001"),
+    ("001", "//t:fw[@subtype='repeat']", _del("sameAs"), "ZS-SCHEMA-001"),
 ])
 def test_each_odd_rule_fires(odd_sch, doc, path, change, rule):
     tree = etree.parse(str(next(p for p in ARCHIVE if p.name.startswith(doc))), PARSER)
