@@ -159,17 +159,14 @@ def differences(xsd: dict[str, dict[str, Attr]], odd: dict[str, dict[str, Attr]]
     declaration (a note between the blocks takes any @type: its variants are checked in
     pipeline/validate/by_type.py) agrees with a closed ODD list that holds every value the XSD
     enumerates."""
-    out = []
-    for el in sorted(set(xsd) - set(odd)):
-        out.append(f"XSD has element {el}, ODD lacks it")
-    for el in sorted(set(odd) - set(xsd)):
-        out.append(f"ODD has element {el}, XSD lacks it")
+    def one_sided(x, o, say) -> list[str]:
+        return [say(k, "XSD", "ODD") for k in sorted(set(x) - set(o))] + \
+               [say(k, "ODD", "XSD") for k in sorted(set(o) - set(x))]
+
+    out = one_sided(xsd, odd, lambda el, has, lacks: f"{has} has element {el}, {lacks} lacks it")
     for el in sorted(set(xsd) & set(odd)):
         xa, oa = xsd[el], odd[el]
-        for name in sorted(set(xa) - set(oa)):
-            out.append(f"{el}/@{name}: XSD allows it, ODD does not")
-        for name in sorted(set(oa) - set(xa)):
-            out.append(f"{el}/@{name}: ODD allows it, XSD does not")
+        out += one_sided(xa, oa, lambda name, has, lacks: f"{el}/@{name}: {has} allows it, {lacks} does not")
         for name in sorted(set(xa) & set(oa)):
             x, o = xa[name], oa[name]
             if x.values and o.open:
