@@ -32,7 +32,7 @@ RULES = {
     "ZS-TEXT-001": "text is in Unicode NFC",
     "ZS-TEXT-002": "U+FFFD (a character lost before conversion) appears only inside a declared <g>",
     "ZS-ID-002": "xml:ids in the text follow the documented scheme (d1, u12, u12.z1, u12.s1.2, t3, fw1, k3, p4 …)",
-    "ZS-CHAR-001": "Private Use and unassigned characters appear only inside a <g> whose @ref names a glyph declared in charDecl",
+    "ZS-CHAR-001": "Private Use and unassigned characters appear only inside a <g> whose @ref names a char declared in charDecl",
     "ZS-HDR-001": "the header names the work (a main title) and the source (file name and SHA-256); a missing 卷 is a warning",
 }
 
