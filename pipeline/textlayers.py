@@ -7,6 +7,7 @@ from lxml import etree
 
 from pipeline.chars import WHITESPACE_CLASS
 from pipeline.constants import TEI
+from pipeline.tei.markup import person
 
 LAYERS = ("all", "jing", "zhu", "yinyi", "shu", "yishu", "an", "textual", "translation")
 
@@ -24,7 +25,9 @@ _XPATH = {
     "translation": "//t:text//t:ab[@type='translation']",
 }
 _NS = {"t": TEI[1:-1]}
-_NOT_JING = {TEI + "note", TEI + "gap", TEI + "label"}     # printed markers are not 經
+_NOT_JING = {TEI + "note", TEI + "label"}     # printed markers are not 經
+_SEG = TEI + "seg"
+_CIT, _AUTHOR = TEI + "cit", f"{TEI}bibl/{TEI}author"
 
 
 def _text(e) -> str:
@@ -32,13 +35,22 @@ def _text(e) -> str:
 
 
 def _jing_text(ab) -> str:
-    """The 經 of a unit: its text without the inline notes and lacunae."""
+    """The 經 of a unit: its text without the inline notes and lacunae (seg[@type='que'])."""
     out = [ab.text or ""]
     for child in ab:
-        if child.tag not in _NOT_JING:
+        if child.tag not in _NOT_JING and not (child.tag == _SEG and child.get("type")):
             out.append("".join(child.itertext()))
         out.append(child.tail or "")
     return "".join(out)
+
+
+def _credited(e, who: str) -> bool:
+    """Is `e` credited to the person `who` points at: a note by its @resp, a 義疏 quotation by
+    its author?"""
+    if e.tag == _CIT:
+        author = e.find(_AUTHOR)
+        return author is not None and author.get("ref") == who
+    return e.get("resp") == who
 
 
 def layer_lines(root, layer: str, category: str | None = None, resp: str | None = None) -> list[str]:
@@ -47,13 +59,13 @@ def layer_lines(root, layer: str, category: str | None = None, resp: str | None 
     quotations in 義疏 blocks, notes credited to him, and the 注/疏 he wrote."""
     if layer == "all" and not (category or resp):
         return [layer_text(root, "all")]
-    path = _XPATH.get(layer, "//t:text//*[@resp]")
+    path = _XPATH.get(layer, "//t:text//*[@resp or self::t:cit[t:bibl/t:author/@ref]]")
     if category:
         path += f"[@subtype='{category}']" if layer == "yishu" else f"[ancestor-or-self::t:note[@subtype='{category}']]"
     if resp:
-        who = "#" + resp
-        els = [e for e in root.xpath(path, namespaces=_NS)
-               for e in ([e] if e.get("resp") == who else e.xpath(f".//*[@resp='{who}']", namespaces=_NS))]
+        who = person(resp)
+        els = [d for e in root.xpath(path, namespaces=_NS)
+               for d in ([e] if _credited(e, who) else [d for d in e.iterdescendants("*") if _credited(d, who)])]
         return [_strip(_text(e)) for e in els]
     els = root.xpath(path, namespaces=_NS)
     if layer == "jing":

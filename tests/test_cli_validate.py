@@ -30,7 +30,10 @@ BROKEN = [
     ("ZS-ID-001", lambda t: t.replace('xml:id="u2.z1"', 'xml:id="u1.z1"'), 'xml:id="u1.z1" resp="#zhengxuan" target="#u2.j1"'),
     ("ZS-PTR-001", lambda t: t.replace('target="#u4.z1"', 'target="#u999.z1"', 1), 'target="#u999.z1"'),
     ("ZS-TYPE-001", lambda t: t.replace('<category xml:id="yinyi">', '<category xml:id="yinyi-x">'), '<note type="yinyi"'),
-    ("ZS-SHU-001", lambda t: t.replace('target="#u2.j1"><label type="mark">', 'target="#u3.j1"><label type="mark">'), 'xml:id="u2.s1"'),
+    ("ZS-SHU-001", lambda t: t.replace('target="#u2.j1" corresp="#u2.j1"><label type="mark">',
+                                      'target="#u3.j1" corresp="#u3.j1"><label type="mark">'), 'xml:id="u2.s1"'),
+    ("ZS-SHU-003", lambda t: t.replace('target="#u2.j1" corresp="#u2.j1"><label type="mark">',
+                                      'target="#u2.j1" corresp="#u2.j1 #u2.z1"><label type="mark">'), 'xml:id="u2.s1"'),
     ("ZS-TEXT-002", lambda t: t.replace("若以时入宾", "若以\ufffd入宾", 1), "若以\ufffd入宾"),
     ("ZS-TEXT-001", lambda t: t.replace("若以时入宾", "若以e\u0301入宾", 1), "若以e\u0301入宾"),
 ]

@@ -277,11 +277,9 @@ def _layer_of_each_char(root):
         elif name in ("head", "fw", "trailer", "p"):
             cls = name
         elif name == "seg" and cls == "ab":
-            cls = "jing"
+            cls = "que" if e.get("type") == "que" else "jing"     # 阙: the printed words of a lacuna
         elif name == "ab":
             cls = "ab"
-        elif name == "desc":
-            cls = "que"
         if e.text:
             out.extend(cls for ch in e.text if ch not in WHITESPACE)
         for c in e:

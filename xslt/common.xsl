@@ -35,14 +35,15 @@
                 select="map{'zhengyi': '正義', 'bianzheng': '辨正', 'tonglun': '通論', 'yulun': '餘論',
                             'cunyi': '存疑', 'cunyi2': '存異', 'zonglun': '總論', 'an': '案'}"/>
 
-  <!-- The 疏 sections that touch each piece (seg, inline note, gap), indexed once per document.
+  <!-- The 疏 sections that touch each piece (seg, inline note), indexed once per document.
        Sub-lemmas are left out: there are many, each narrow, and cutting the text into runs for
        them too would cost more than the page is worth; their divs carry data-target and
        data-target-end (anchors), which is all a script needs to light their span. -->
-  <xsl:key name="zs:shu-by-piece" match="tei:note[@type = 'shu'][not(@subtype = 'sublemma')][not(@place = 'inline')]"
-           use="zs:shu-covers(.)"/>
-  <!-- Notes and 義疏 quotations by the person they are credited to, for the list of commentators. -->
-  <xsl:key name="zs:note-by-resp" match="tei:note[@resp] | tei:p[@resp]" use="zs:local-ids(@resp)"/>
+  <xsl:key name="zs:shu-by-piece" match="tei:div/tei:note[@type = 'shu']" use="zs:shu-covers(.)"/>
+  <!-- Notes and 義疏 quotations by the person they are credited to (a note's @resp, a
+       quotation's author), for the list of commentators. -->
+  <xsl:key name="zs:note-by-resp" match="tei:note[@resp] | tei:cit[tei:bibl/tei:author/@ref]"
+           use="zs:local-ids(if (self::tei:cit) then tei:bibl/tei:author/@ref else @resp)"/>
   <!-- Declared glyphs, for a readable name of a placeholder character. -->
   <!-- A translation that goes beside its original (see zs:beside-original), by the original's id. -->
   <xsl:key name="zs:translation-of" match="tei:ab[@type = 'translation'][zs:beside-original(.)]"
@@ -100,13 +101,21 @@
     <xsl:sequence select="zs:is-unit($e/parent::*) and exists($e/@xml:id)"/>
   </xsl:function>
 
-  <!-- A note in small characters (note[@place='inline']) that is not 注 or 音義 of a unit: a
-       textual note, a 案 remark, a 小注, a quoted 疏, or any inline note of a 義疏 quotation or a
-       translation. -->
+  <!-- A block note: a 疏, 義疏 or 案 block (or a later layer's note) between the blocks of a div.
+       It is place="inline" too (it stands in the reading order): where it stands tells it apart. -->
+  <xsl:function name="zs:is-block" as="xs:boolean">
+    <!-- $e: any element -->
+    <xsl:param name="e" as="element()"/>
+    <xsl:sequence select="exists($e/self::tei:note/parent::tei:div)"/>
+  </xsl:function>
+
+  <!-- A note in small characters (note[@place='inline'], not a block nor a sub-lemma) that is not
+       注 or 音義 of a unit: a textual note, a 案 remark, a 小注, a quoted 疏, or any inline note of
+       a 義疏 quotation or a translation. -->
   <xsl:function name="zs:is-small" as="xs:boolean">
     <!-- $e: any element -->
     <xsl:param name="e" as="element()"/>
-    <xsl:sequence select="exists($e/self::tei:note[@place = 'inline']
+    <xsl:sequence select="exists($e/self::tei:note[@place = 'inline'][not(zs:is-block(.) or @subtype = 'sublemma')]
                                  [@type = ('textual', 'an', 'xiaozhu') or @subtype = 'quoted'
                                   or not(zs:is-unit(parent::*))])"/>
   </xsl:function>
@@ -114,11 +123,10 @@
   <!-- The layer of a piece or block: jing, zhu, yinyi, shu, que (a lost passage); yishu, an (a 案
        block), translation; for a small note its kind (yinyi, textual, an, xiaozhu, shu); '' if none. -->
   <xsl:function name="zs:layer" as="xs:string">
-    <!-- $e: a seg, note, gap or ab of the body -->
+    <!-- $e: a seg, note or ab of the body -->
     <xsl:param name="e" as="element()"/>
     <xsl:sequence select="
-        if ($e/self::tei:seg[zs:is-unit(parent::*)]) then 'jing'
-        else if ($e/self::tei:gap) then 'que'
+        if ($e/self::tei:seg[zs:is-unit(parent::*)]) then (if ($e/@type = 'que') then 'que' else 'jing')
         else if ($e/self::tei:note[@type = ('zhu', 'yinyi', 'shu', 'yishu', 'an', 'textual', 'xiaozhu')])
              then string($e/@type)
         else if ($e/self::tei:ab) then (if ($e/@type = 'translation') then 'translation' else 'jing')
@@ -152,7 +160,7 @@
                           then $end else $start"/>
   </xsl:function>
 
-  <!-- The pieces (seg, inline note, gap) the 疏 touches, in document order: whole or in part. -->
+  <!-- The pieces (seg, inline note) the 疏 touches, in document order: whole or in part. -->
   <xsl:function name="zs:shu-pieces" as="element()*">
     <!-- $shu: a note[@type='shu'] -->
     <xsl:param name="shu" as="element(tei:note)"/>
@@ -186,7 +194,7 @@
   <!-- The spans of the 疏 that touch a piece, resolved once per piece: maps with the 疏 id and
        its start and end elements. Text nodes of the piece test against these, not the pointers. -->
   <xsl:function name="zs:spans-of" as="map(xs:string, item()?)*">
-    <!-- $piece: a seg, inline note or gap of a unit -->
+    <!-- $piece: a seg (a 經 sentence or a lost passage) or an inline note of a unit -->
     <xsl:param name="piece" as="element()"/>
     <xsl:sequence select="for $s in zs:shus-of($piece)
                           return map{'id': string($s/@xml:id), 'start': zs:shu-start($s), 'end': zs:shu-end($s)}"/>
@@ -194,7 +202,7 @@
 
   <!-- The 疏 notes that touch a piece, in document order. -->
   <xsl:function name="zs:shus-of" as="element(tei:note)*">
-    <!-- $piece: a seg, inline note or gap of a unit -->
+    <!-- $piece: a seg (a 經 sentence or a lost passage) or an inline note of a unit -->
     <xsl:param name="piece" as="element()"/>
     <xsl:sequence select="if ($piece/@xml:id) then key('zs:shu-by-piece', string($piece/@xml:id), root($piece)) else ()"/>
   </xsl:function>
@@ -247,7 +255,7 @@
     <xsl:param name="person" as="element(tei:person)"/>
     <xsl:variable name="used" as="xs:string*"
                   select="distinct-values(key('zs:note-by-resp', string($person/@xml:id), root($person))
-                          !(if (self::tei:p) then 'yishu' else if (@subtype = 'quoted') then 'shu' else string(@type)))"/>
+                          !(if (self::tei:cit) then 'yishu' else if (@subtype = 'quoted') then 'shu' else string(@type)))"/>
     <xsl:sequence select="$zs:layers[. = $used]"/>
   </xsl:function>
 
@@ -347,7 +355,7 @@
   </xsl:template>
 
   <!-- A small note outside a unit: in a 義疏 quotation or a translation. -->
-  <xsl:template match="tei:note[@place = 'inline'][not(zs:is-piece(.))]">
+  <xsl:template match="tei:note[@place = 'inline'][not(zs:is-piece(.) or zs:is-block(.))]">
     <xsl:call-template name="zs:small">
       <xsl:with-param name="id" select="string(@xml:id)"/>
       <xsl:with-param name="kind" select="string(@type)"/>
@@ -361,7 +369,7 @@
        疏 ids, computed in one sweep over the children (anchors open and close spans). Empty
        when every 疏 that touches the piece covers all of it. -->
   <xsl:function name="zs:runs" as="map(xs:string, xs:string*)">
-    <!-- $piece: a seg, inline note or gap; $spans: zs:spans-of($piece) -->
+    <!-- $piece: a seg (a 經 sentence or a lost passage) or an inline note; $spans: zs:spans-of($piece) -->
     <xsl:param name="piece" as="element()"/>
     <xsl:param name="spans" as="map(xs:string, item()?)*"/>
     <xsl:variable name="anchors" as="element()*" select="$piece/tei:anchor"/>
@@ -409,7 +417,7 @@
     </xsl:choose>
   </xsl:template>
 
-  <xsl:template match="tei:note[@type = 'shu'][not(@place = 'inline')]">
+  <xsl:template match="tei:div/tei:note[@type = 'shu']">
     <xsl:variable name="start" as="element()?" select="zs:shu-start(.)"/>
     <xsl:variable name="end" as="element()?" select="zs:shu-end(.)"/>
     <xsl:call-template name="zs:shu">
@@ -439,7 +447,7 @@
   </xsl:template>
 
   <!-- A 義疏 block (a category: 正義 … 總論) or a 案 block, after the unit it is on. -->
-  <xsl:template match="tei:note[@type = ('yishu', 'an')][not(@place = 'inline')]">
+  <xsl:template match="tei:div/tei:note[@type = ('yishu', 'an')]">
     <xsl:variable name="category" as="xs:string"
                   select="if (@type = 'an') then 'an' else if (@subtype = 'detached') then '' else string(@subtype)"/>
     <xsl:call-template name="zs:yishu">
@@ -453,9 +461,10 @@
     </xsl:call-template>
   </xsl:template>
 
-  <!-- One scholar's words in a 義疏 or 案 block. -->
-  <xsl:template match="tei:note[@type = ('yishu', 'an')][not(@place = 'inline')]/tei:p">
-    <xsl:variable name="person" as="element(tei:person)?" select="zs:person(@resp)"/>
+  <!-- One scholar's words in a 義疏 or 案 block (a cit, credited to its author), or words nobody
+       is named for (a p). -->
+  <xsl:template match="tei:div/tei:note[@type = ('yishu', 'an')]/tei:cit | tei:div/tei:note[@type = ('yishu', 'an')]/tei:p">
+    <xsl:variable name="person" as="element(tei:person)?" select="zs:person(tei:bibl/tei:author/@ref)"/>
     <xsl:call-template name="zs:quote">
       <xsl:with-param name="id" select="string(@xml:id)"/>
       <xsl:with-param name="resp" select="string($person/@xml:id)"/>

@@ -180,8 +180,8 @@
                   select="$toggled-layers[. = (distinct-values($notes/@type),
                                                'translation'[exists($text//tei:ab[@type = 'translation'])])]"/>
     <xsl:variable name="categories" as="xs:string*"
-                  select="$category-order[. = (distinct-values($notes[@type = 'yishu'][not(@place = 'inline')]/@subtype),
-                                               'an'[exists($notes[@type = 'an'][not(@place = 'inline')])])]"/>
+                  select="$category-order[. = (distinct-values($notes[@type = 'yishu'][parent::tei:div]/@subtype),
+                                               'an'[exists($notes[@type = 'an'][parent::tei:div])])]"/>
     <nav class="toolbar" aria-label="閱讀設定" lang="zh-Hant">
       <xsl:if test="exists($present)">
         <span class="group" role="group" aria-label="顯示層次">
@@ -242,7 +242,7 @@
        and the other layers this file has. -->
   <xsl:template name="legend">
     <xsl:variable name="types" as="xs:string*"
-                  select="distinct-values((//tei:note/(if (@place = 'inline') then 'inline-' || @type else string(@type)),
+                  select="distinct-values((//tei:note/(if (parent::tei:div or @subtype = 'sublemma') then string(@type) else 'inline-' || @type),
                                            //tei:ab/@type))"/>
     <p class="legend" aria-hidden="true" lang="zh-Hant">
       <span class="jing">經</span>
@@ -465,14 +465,17 @@
     </p>
   </xsl:template>
 
-  <!-- Who said it: in bold, a link to the scholar in the list of commentators when he is there
-       (the person of @ref, else of the quotation's @resp). -->
-  <xsl:template match="tei:persName">
-    <xsl:variable name="resp" as="attribute()?" select="ancestor::tei:p[1]/@resp"/>
-    <xsl:variable name="person" as="element(tei:person)?" select="(zs:person(@ref), zs:person($resp))[1]"/>
+  <!-- Who said it: in bold, a link to the scholar in the list of commentators when he is there:
+       the author of a 義疏 quotation, credited by the quotation itself; a name elsewhere (a 臣's
+       judgment, a list of persons) when another note credits him. An empty author (又曰: the
+       scholar before, again) shows nothing. -->
+  <xsl:template match="tei:author[not(node())]"/>
+
+  <xsl:template match="tei:persName | tei:author">
+    <xsl:variable name="resp" as="attribute()?" select="@ref[parent::tei:author]"/>
+    <xsl:variable name="person" as="element(tei:person)?" select="zs:person(@ref)"/>
     <xsl:choose>
-      <!-- credited: quoted in this very p (the usual case: the same pointer, no lookup), else
-           by any other note -->
+      <!-- credited: by this very quotation (the usual case: no lookup), else by any other note -->
       <xsl:when test="exists($person) and (string(@ref) = string($resp) or zs:person($resp) is $person
                                            or exists(zs:credited-layers($person)))">
         <a class="who" href="#{$person/@xml:id}" title="{zs:person-name($person)}">
@@ -726,7 +729,7 @@
   <xsl:template name="zs:other">
     <!-- $id: its xml:id -->
     <xsl:param name="id" as="xs:string"/>
-    <xsl:element name="{if (ancestor::tei:p or ancestor::tei:ab or ancestor::tei:label or ancestor::tei:head)
+    <xsl:element name="{if (ancestor::tei:p or ancestor::tei:cit or ancestor::tei:ab or ancestor::tei:label or ancestor::tei:head)
                         then 'span' else 'div'}">
       <xsl:attribute name="id" select="$id"/>
       <xsl:attribute name="class" select="local-name()"/>

@@ -269,7 +269,7 @@
       </xsl:apply-templates>
     </xsl:variable>
     <xsl:variable name="indent" as="xs:integer" select="if ($layer = 'an') then 2 else 1"/>
-    <xsl:for-each-group select="(* | text()[normalize-space()]) except tei:label" group-starting-with="tei:p">
+    <xsl:for-each-group select="(* | text()[normalize-space()]) except tei:label" group-starting-with="tei:p | tei:cit">
       <xsl:call-template name="block">
         <xsl:with-param name="class" select="$layer"/>
         <xsl:with-param name="indent" select="$indent"/>
@@ -331,9 +331,9 @@
   <!-- ===== runs ================================================================================ -->
 
   <!-- The 疏 mark, the 出文, a category tag and a scholar's name are runs of their own class. -->
-  <xsl:template match="tei:label[@type = ('mark', 'chuwen', 'category')] | tei:persName">
+  <xsl:template match="tei:label[@type = ('mark', 'chuwen', 'category')] | tei:persName | tei:author">
     <xsl:apply-templates>
-      <xsl:with-param name="class" tunnel="yes" select="if (self::tei:persName) then 'name' else string(@type)"/>
+      <xsl:with-param name="class" tunnel="yes" select="if (self::tei:persName or self::tei:author) then 'name' else string(@type)"/>
     </xsl:apply-templates>
   </xsl:template>
 

@@ -20,7 +20,7 @@ from pipeline.constants import TEI_NS, XML_ID
 from pipeline.render.pages import juan_of_div
 
 _T = "{%s}" % TEI_NS
-_DIV, _HEAD, _AB, _SEG, _NOTE, _P = (f"{_T}{n}" for n in ("div", "head", "ab", "seg", "note", "p"))
+_DIV, _HEAD, _AB, _SEG, _NOTE, _P, _CIT = (f"{_T}{n}" for n in ("div", "head", "ab", "seg", "note", "p", "cit"))
 _LABEL, _G, _GAP = f"{_T}label", f"{_T}g", f"{_T}gap"
 _NOT_TEXT = {"mark", "category"}               # label types that are print furniture, not text
 _PAGE_PARTS = {f"{_T}{n}" for n in ("body", "front", "back", "group", "text")}
@@ -122,18 +122,19 @@ class _Reader:
             elif tag == _AB:
                 for piece in child:
                     if piece.tag == _SEG:
-                        self.unit(piece, "jing", juan, pian)
+                        if piece.get("type") is None:      # a lost passage's words are no 經
+                            self.unit(piece, "jing", juan, pian)
                     elif piece.tag == _NOTE:
                         self.unit(piece, piece.get("type") or "", juan, pian)
             elif tag == _NOTE:
-                self.note(child, juan, pian)
+                self.note(child, juan, pian, True)
             elif tag in _PAGE_PARTS:
                 self.walk(child, juan, pian)
 
-    def note(self, note: etree._Element, juan: str, pian: str) -> None:
+    def note(self, note: etree._Element, juan: str, pian: str, block: bool = False) -> None:
         kind = note.get("type") or ""
-        if kind in ("yishu", "an") and note.get("place") != "inline":
-            for p in note.iter(_P):            # one unit per scholar's words
+        if kind in ("yishu", "an") and block:
+            for p in note.iterchildren(_CIT, _P):   # one unit per scholar's words
                 self.unit(p, kind, juan, pian)
         else:
             self.unit(note, kind, juan, pian)

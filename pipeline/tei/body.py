@@ -6,7 +6,7 @@ from __future__ import annotations
 from pipeline.model import (FORENAME, HAO, JING, MARK, NATIVE, QUE, SURNAME, TRANSLATION, YINYI,
                             ZHU, ZI, Div, Fw, KaozhengEntry, NameEntry, NamePart, Piece, Prose, Shu,
                             SmallNote, Translation, Unit, YishuBlock)
-from pipeline.tei.markup import _attrs, _esc, _ref, resp_attr
+from pipeline.tei.markup import _attrs, _ref, resp_attr
 from pipeline.tei.notes import NoteWriter
 
 
@@ -58,10 +58,9 @@ class BodyWriter(NoteWriter):
         self.out.append("</note>")
 
     def que(self, p: Piece) -> None:
-        # TEI's desc admits no <g> nor a page or line break: its text is written plain, and
-        # what falls in it is placed after the gap.
-        after = self.placer.skip(p.text) if self.placer is not None else ""
-        self.out.append(f'<gap reason="lost" xml:id="{p.id}"><desc type="{QUE}">{_esc(p.text)}</desc></gap>{after}')
+        # The edition's printed words (阙。) are text, in a seg of their own beside the gap
+        # that states the loss: a gap's desc would hold them as the encoder's description.
+        self.out.append(f'<seg type="{QUE}" xml:id="{p.id}"><gap reason="lost"/>{self.text(p.text)}</seg>')
 
     def mark(self, p: Piece) -> None:
         self.out.append(f'<label type="{MARK}" xml:id="{p.id}">{self.text(p.text)}</label>')

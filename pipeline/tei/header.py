@@ -91,20 +91,26 @@ def header(h, m: Meta, glyphs, translation_langs) -> None:
 
 
 def char_decl(cd, gaiji, edition, glyphs) -> None:
-    """The charDecl `cd`: a <char> for each of Kanripo's gaiji the file uses, a <glyph> for
-    each character the body wrote in a <g>."""
+    """The charDecl `cd`: a <char> for each of Kanripo's gaiji the file uses, and one for each
+    character the body wrote in a <g>, described by what it is. A placeholder claims no
+    character (no mapping: ? or □ stands for a character the e-text could not give, it is not
+    that character); a private-use one maps to itself as PUA."""
     for row in gaiji:
         gaiji_char(cd, row, edition)
     for ch in sorted(glyphs):
-        g = _el(cd, "glyph", xml_id=glyph_id(ch))
+        c = _el(cd, "char", xml_id=glyph_id(ch))
         kind = glyph_kind(ch)
         name = _GLYPH_NAMES.get(kind) or (
             f"private use character U+{ord(ch):04X}" if kind == "private" else
             f"U+{stood_in(ch):04X} of the source, a control character XML cannot hold "
             f"(this private character stands for it)" if kind == "control" else
             f"U+{ord(ch):04X}, a code point Unicode {UNICODE_VERSION} does not assign")
-        _el(g, "localProp", name="name", value=name)
-        _el(g, "mapping", ch, type="standard")
+        _el(c, "localProp", name="name", value=name)
+        if kind == "placeholder":
+            _el(c, "desc", f"the e-text prints {ch} (U+{ord(ch):04X}) where a character is missing; "
+                           "which character is not known")
+        elif kind in ("private", "control"):
+            _el(c, "mapping", ch, type="PUA")
 
 
 def kanripo_bibl(bibl, e) -> None:

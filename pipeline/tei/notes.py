@@ -3,13 +3,16 @@ with its 出文 and sub-lemmas, a 義疏 block with its quotations, a 考證 ent
 judgments."""
 from __future__ import annotations
 
-from pipeline.model import AN, SHU, YISHU, Judgment, KaozhengEntry, Shu, SmallNote, YishuBlock
+from pipeline.model import (AN, SHU, YISHU, Judgment, KaozhengEntry, PieceOrder, Quote, Shu,
+                            SmallNote, YishuBlock)
 from pipeline.tei.markup import _pointing, resp_attr
 from pipeline.tei.text import TextWriter
 
 
 class NoteWriter(TextWriter):
     """Notes, and the runs of text with small notes in them (`parts`) that notes and blocks hold."""
+
+    piece_order: PieceOrder | None = None       # made at the first span written
 
     def small(self, n: SmallNote) -> None:
         """A small-character note inline: its kind is the note type; a quoted 疏 is a shu note
@@ -35,28 +38,36 @@ class NoteWriter(TextWriter):
         target = f' target="#{b.target.id}"' if b.target and b.target.id else ""
         prev = f' prev="#{b.prev.id}"' if b.prev and b.prev.id else ""
         out = self.out
-        out.append(f'<note {kind} xml:id="{b.id}"{target}{prev}>')
+        # place="inline": the block stands where the edition prints it, in the reading order
+        # (a TEI tool would otherwise move a note without @place to the foot of the page)
+        out.append(f'<note {kind} place="inline" xml:id="{b.id}"{target}{prev}>')
         if b.label:
             out.append(f'<label type="category">{self.text(b.label)}</label>')
         for q in b.quotes:
-            out.append(self._quote_head(q))
-            self.parts(q.parts)
-            out.append("</p>")
+            self.quotation(q)
         out.append("</note>\n")
 
-    def _quote_head(self, q) -> str:
-        """A quotation's <p> start tag, name and verb."""
-        resp = resp_attr(q.resp)
-        if q.who:                           # a placeholder in a name is still a <g>
-            ref = resp_attr(q.resp, "ref")
-            return f'<p xml:id="{q.id}"{resp}><persName{ref}>{self.text(q.who)}</persName>{self.text(q.verb)}'
-        return f'<p xml:id="{q.id}"{resp}>{self.text(q.verb)}'
+    def quotation(self, q: Quote) -> None:
+        """One scholar's words: a <cit> whose <bibl> holds the attribution as printed (the name
+        an <author> pointing at the scholar, then the verb 曰), and whose <quote> holds the words
+        with their small notes. 又曰 (the scholar before, again) has an empty <author>. Words
+        nobody is named for are a plain <p>."""
+        if not (q.who or q.verb or q.resp):
+            self.out.append(f'<p xml:id="{q.id}">')
+            self.parts(q.parts)
+            self.out.append("</p>")
+            return
+        ref = resp_attr(q.resp, "ref")
+        who = f"<author{ref}>{self.text(q.who)}</author>" if q.who else f"<author{ref}/>" if ref else ""
+        self.out.append(f'<cit xml:id="{q.id}"><bibl>{who}{self.text(q.verb)}</bibl><quote>')
+        self.parts(q.parts)
+        self.out.append("</quote></cit>")
 
     def shu(self, s: Shu) -> None:
         detached = ' subtype="detached"' if s.detached else ""
         resp = resp_attr(s.resp)
-        self.out.append(f'<note type="{SHU}"{detached} xml:id="{s.id}"{resp}'
-                        f'{_pointing(s.target, s.target_end)}>')
+        self.out.append(f'<note type="{SHU}"{detached} place="inline" xml:id="{s.id}"{resp}'
+                        f'{self._span(s.target, s.target_end)}>')
         if s.mark:
             self.el("label", s.mark, type="mark")
         if s.chuwen:
@@ -70,12 +81,20 @@ class NoteWriter(TextWriter):
                 self.sublemma(para)
         self.out.append("</note>\n")
 
+    def _span(self, target, target_end) -> str:
+        """@target and @targetEnd of a span, and @corresp: every piece it covers, in order, so
+        that the 疏 on a piece are found by its id alone (docs/encoding.md)."""
+        if self.piece_order is None:
+            self.piece_order = PieceOrder(self.doc)
+        covered = " ".join(f"#{p.id}" for p in self.piece_order.covered(target, target_end))
+        return _pointing(target, target_end) + (f' corresp="{covered}"' if covered else "")
+
     def sublemma(self, para) -> None:
         """A paragraph that opens with a sub-lemma: a note of its own, pointing at the span."""
         sub, out, s = para.sub, self.out, para.text
         text = self.text
-        out.append(f'<note type="{SHU}" subtype="sublemma" xml:id="{sub.id}"'
-                   f'{_pointing(sub.target, sub.target_end)}><p>')
+        out.append(f'<note type="{SHU}" subtype="sublemma" place="inline" xml:id="{sub.id}"'
+                   f'{self._span(sub.target, sub.target_end)}><p>')
         pos = 0
         for a, b in sub.quotes:
             out.append(f"{text(s[pos:a])}<mentioned>{text(s[a:b])}</mentioned>")

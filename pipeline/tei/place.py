@@ -98,19 +98,6 @@ class Placer:
         empty second row ends a note: its split belongs at that note's end)."""
         return e.at < end or (e.at == end and e.kind == "row")
 
-    def skip(self, text: str) -> str:
-        """Count `text` as written where no event may stand (a gap's desc): its events come
-        back, to be written after it."""
-        end = self.kept + self._kept(text)
-        out = []
-        while self.i < len(self.events) and self.events[self.i].at < end:
-            e = self.events[self.i]
-            if e.kind != "g":
-                out.append(_event(e))
-            self.i += 1
-        self.kept = end
-        return "".join(out)
-
     def rest(self) -> str:
         out = [_event(e) for e in self.events[self.i:] if e.kind != "g"]
         self.i = len(self.events)

@@ -37,7 +37,7 @@ _NOT_IN_GLOSS = frozenset((_PERSNAME, _NOTE))          # (a 臣's judgment in a 
 _NOT_IN_SMALL_GLOSS = frozenset((ANCHOR, _CIT, _QUOTE)) | _NOT_IN_GLOSS
 _NOT_IN_SHU = frozenset((_G, ANCHOR, _TERM, _MENTIONED))
 _NOT_IN_QUOTATION = frozenset((ANCHOR, _CIT, _QUOTE))
-_P_YISHU_KEYS, _P_YISHU_KEYS_RESP = [XML_ID], [XML_ID, "resp"]
+_BIBL, _AUTHOR = f"{TEI}bibl", f"{TEI}author"
 _TRANSLATION_LANGS = ("zh-Hans", "zh-Hant")
 # the divisions a div may hold (by its @type; none where it is not named)
 _NESTED = {"juan": ("section",), "section": ("section",), "xingshi": ("dynasty",),
@@ -147,9 +147,11 @@ def _ab(ab, div_kind: str | None, out: list) -> None:
                 out.append((c, "g is not allowed directly in ab[@type='jing'] (only in its seg and notes)"))
             elif tag == _LABEL and (c.get(XML_ID) is None or c.get("type") != "mark"):
                 out.append((c, "a label in ab[@type='jing'] is of type mark, with an xml:id"))
-            elif tag in _EVENTS and not _after_gap(c):
-                out.append((c, f"{_local(tag)} stands directly in ab[@type='jing'] only after a gap "
-                            "(elsewhere, in the text it precedes)"))
+            elif tag == _SEG:
+                _seg(c, out)
+            elif tag in _EVENTS:
+                out.append((c, f"{_local(tag)} stands in the text it precedes, not directly in "
+                            "ab[@type='jing']"))
         return
     if kind == "kaozheng":
         _kaozheng_entry(ab, div_kind, out)
@@ -167,12 +169,21 @@ def _ab(ab, div_kind: str | None, out: list) -> None:
             out.append((c, f"{_local(tag)} is not allowed in ab[@type='translation']"))
 
 
-def _after_gap(event) -> bool:
-    """Does this page or line follow a gap (the events its desc cannot hold)?"""
-    prev = event.getprevious()
-    while prev is not None and prev.tag in _EVENTS:
-        prev = prev.getprevious()
-    return prev is not None and prev.tag == _GAP
+def _seg(seg, out: list) -> None:
+    """A 經 sentence holds no gap; a lost passage, seg[@type='que'], opens with its one gap, then
+    the edition's words, and holds no anchor."""
+    if not len(seg):                            # most segs: text alone
+        if seg.get("type") is not None:
+            out.append((seg, "seg[@type='que'] opens with a gap"))
+        return
+    que = seg.get("type") is not None
+    for i, c in enumerate(seg):
+        if c.tag == _GAP and not que:
+            out.append((c, "a gap stands only in seg[@type='que']"))
+        elif que and (c.tag == _GAP) != (i == 0) or que and c.tag == ANCHOR:
+            out.append((c, "seg[@type='que'] opens with its one gap, then text (no anchor)"))
+    if que and ((seg.text or "").strip() or seg[0].tag != _GAP):
+        out.append((seg, "seg[@type='que'] opens with a gap"))
 
 
 def _kaozheng_entry(ab, div_kind: str | None, out: list) -> None:
@@ -249,6 +260,8 @@ def _plain_attributes(note, out: list) -> None:
 
 def _note_div(note, out: list) -> None:
     kind = note.get("type")
+    if kind in ("shu", "yishu", "an") and note.get("place") != "inline":
+        out.append((note, f"{_name(note)} has place='inline' (it stands in the reading order)"))
     if kind == "shu":
         _shu_variant(note, out)
     elif kind == "yishu" or kind == "an":
@@ -295,10 +308,8 @@ def _shu_variant(note, out: list) -> None:
 
 def _plain_p(p, note, out: list) -> None:
     """A paragraph of a 疏 or of a later layer's note: as a block-level p."""
-    if p.get("resp") is not None:
-        out.append((p, f"p in {_name(note)} may not have @resp"))
     for c in p:
-        if c.tag == _PERSNAME or c.tag == _NOTE:
+        if c.tag == _NOTE:
             out.append((c, f"{_local(c.tag)} is not allowed in a p of {_name(note)}"))
 
 
@@ -319,21 +330,13 @@ def _yishu_variant(note, kind: str, out: list) -> None:
     first = True                                # no element before (comments aside)
     for c in note:
         tag = c.tag
-        if tag == _P:
-            keys = c.keys()
-            if keys != _P_YISHU_KEYS and keys != _P_YISHU_KEYS_RESP:   # the usual two, at once
-                if XML_ID not in keys:
-                    out.append((c, "a quotation of a 義疏 block has an xml:id"))
-                for a in (_CORRESP, XML_LANG):
-                    if a in keys:
-                        out.append((c, f"a quotation of a 義疏 block may not have @{_attr_name(a)}"))
-            for cc in c:
-                if cc.tag == _NOTE:
-                    _note_inline(cc, True, out)
-                elif cc.tag in _NOT_IN_QUOTATION:
-                    out.append((cc, f"{_local(cc.tag)} is not allowed in a quotation of a 義疏 block"))
-                elif cc.tag == _PERSNAME and (c.text or "").strip():     # the schema puts it first
-                    out.append((cc, "a quotation of a 義疏 block opens with who said it (persName)"))
+        if tag == _CIT:
+            _quotation(c, out)
+        elif tag == _P:
+            if c.get(XML_ID) is None or c.get(_CORRESP) is not None or c.get(XML_LANG) is not None:
+                out.append((c, "words of a 義疏 block nobody is named for (p) have an xml:id, no "
+                            "@corresp nor @xml:lang"))
+            _quoted_words(c, out)
         elif tag == _LABEL:
             if c.get("type") != "category" or c.find(_MENTIONED) is not None or not first:
                 out.append((c, f"{_name(note)} opens with one label, of type category, of text and g"))
@@ -344,3 +347,32 @@ def _yishu_variant(note, kind: str, out: list) -> None:
             text = bool(c.tail.strip())
     if text:
         out.append((note, f"{_name(note)} may not hold text of its own"))
+
+
+def _quotation(cit, out: list) -> None:
+    """One scholar's words in a 義疏 block: an xml:id, the attribution (bibl: an author naming
+    the person, then the verb), the words (quote)."""
+    if cit.get(XML_ID) is None:
+        out.append((cit, "a quotation of a 義疏 block has an xml:id"))
+    bibl = cit[0] if len(cit) and cit[0].tag == _BIBL else None
+    if bibl is None:
+        out.append((cit, "a quotation of a 義疏 block opens with who said it (bibl)"))
+    elif len(bibl) and bibl[0].tag == _AUTHOR:
+        if (bibl.text or "").strip():
+            out.append((bibl[0], "the attribution opens with the name (author)"))
+    elif not (bibl.text or "").strip():
+        out.append((bibl, "the attribution names the author, or says 又曰"))
+    for c in cit.iterchildren(_QUOTE):
+        for a in (_CORRESP, XML_LANG, XML_ID):
+            if c.get(a) is not None:
+                out.append((c, f"the words of a quotation may not have @{_attr_name(a)}"))
+        _quoted_words(c, out)
+
+
+def _quoted_words(words, out: list) -> None:
+    """The words of a 義疏 quotation: text, g, pages and lines, small notes."""
+    for c in words:
+        if c.tag == _NOTE:
+            _note_inline(c, True, out)
+        elif c.tag in _NOT_IN_QUOTATION:
+            out.append((c, f"{_local(c.tag)} is not allowed in a quotation of a 義疏 block"))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from pipeline.chars import glyph_kind
 from pipeline.constants import TEI, XML_ID, XML_LANG
 from pipeline.validate.by_type import check_div
 
@@ -77,11 +78,16 @@ def _check_header(h, out: list) -> None:
         first = next(tax.iterchildren("*"), None)
         if tax.get(XML_ID) != want or first is None or first.tag != content:
             out.append((tax, "the first taxonomy is zs-types, with categories; the second siku, with a desc"))
-    for glyph in h.iterfind(f"{TEI}encodingDesc/{TEI}charDecl/{TEI}glyph"):
-        if not _GLYPH_ID.match(glyph.get(XML_ID) or ""):
-            out.append((glyph, "glyph/@xml:id is zs-g and 4 to 6 upper-case hex digits"))
+    ours = False                                # Kanripo's characters first, then ours
     for char in h.iterfind(f"{TEI}encodingDesc/{TEI}charDecl/{TEI}char"):
-        _char(char, out)
+        prop = char.find(f"{TEI}localProp")
+        if prop is not None and prop.get("name") == "name":
+            ours = True
+            _own_char(char, out)
+        elif ours:
+            out.append((char, "Kanripo's characters come before the characters of the e-text"))
+        else:
+            _char(char, out)
 
 
 def _bibl_notes(bibl, out: list) -> None:
@@ -113,6 +119,25 @@ def _char(char, out: list) -> None:
     if kinds not in _MAPPINGS:
         out.append((char, "a char maps its form (standard or PUA), then its normal form (normalized), "
                     "each once at most"))
+
+
+def _own_char(char, out: list) -> None:
+    """A character the writer put in a <g>: its id (zs-g and its code point), what it is, then
+    a desc for a placeholder (no mapping: it claims no character), a PUA mapping for a
+    private-use character or a control character's stand-in, nothing else."""
+    cid = char.get(XML_ID) or ""
+    if not _GLYPH_ID.match(cid) or int(cid[4:], 16) > 0x10FFFF:
+        out.append((char, "char/@xml:id is zs-g and a code point in 4 to 6 upper-case hex digits"))
+        return
+    ch = chr(int(cid[4:], 16))
+    kind = glyph_kind(ch)
+    want = ([f"{TEI}desc"] if kind == "placeholder" else
+            [f"{TEI}mapping"] if kind in ("private", "control") else [])
+    rest = [c for c in char.iterchildren("*")][1:]
+    if [c.tag for c in rest] != want or (want and kind != "placeholder" and
+                                         (rest[0].get("type") != "PUA" or rest[0].text != ch)):
+        out.append((char, "a placeholder's char has a desc and no mapping; a private-use one a "
+                    "mapping of type PUA to itself; any other none"))
 
 
 def _surfaces(facsimile, out: list) -> None:

@@ -27,11 +27,12 @@ RULES = {
     "ZS-TYPE-001": "note @type and @subtype come from the taxonomy declared in the header",
     "ZS-SHU-001": "a 疏 lemma or sub-lemma agrees with the span it points at",
     "ZS-SHU-002": "a 疏 that quotes a lemma points at a span (unless marked detached)",
+    "ZS-SHU-003": "a 疏's (or sub-lemma's) @corresp lists every piece of its span, from @target's to @targetEnd's, in document order",
     "ZS-YINYI-001": "the head of a 音義 gloss occurs in the text it points at",
     "ZS-TEXT-001": "text is in Unicode NFC",
     "ZS-TEXT-002": "U+FFFD (a character lost before conversion) appears only inside a declared <g>",
     "ZS-ID-002": "xml:ids in the text follow the documented scheme (d1, u12, u12.z1, u12.s1.2, t3, fw1, k3, p4 …)",
-    "ZS-CHAR-001": "Private Use and unassigned characters appear only inside a <g> whose @ref names a glyph declared in charDecl",
+    "ZS-CHAR-001": "Private Use and unassigned characters appear only inside a <g> whose @ref names a char declared in charDecl",
     "ZS-HDR-001": "the header names the work (a main title) and the source (file name and SHA-256); a missing 卷 is a warning",
 }
 
@@ -77,8 +78,11 @@ def check(tree) -> Iterator[tuple]:
     if w.shu_notes:
         spans = Spans(body)
         # thousands of notes per MB, nearly all in agreement: a function call each, no generator
-        for note, subtype, target, target_end in w.shu_notes:
+        for note, subtype, target, target_end, corresp in w.shu_notes:
             finding = _shu(note, subtype, target, target_end, index, spans)
+            if finding is not None:
+                yield finding
+            finding = _corresp(note, target, target_end, corresp, index, spans)
             if finding is not None:
                 yield finding
     texts: dict[str, list] = {}
@@ -105,7 +109,7 @@ class _Walk:
         self.body_ids: list[tuple[str, object]] = []
         self.pointers: dict[str, set[str]] = {a: set() for a in POINTERS}
         self.note_kinds: set[tuple] = set()     # (type, subtype) pairs of the text's notes
-        self.shu_notes: list[tuple] = []        # (note, subtype, target, targetEnd)
+        self.shu_notes: list[tuple] = []        # (note, subtype, target, targetEnd, corresp)
         self.glosses: list[tuple] = []          # (note, target)
         for top in root.iterchildren("*"):
             parts = top.iterchildren("*") if top.tag == _TEXT_TAG else (top,)
@@ -144,8 +148,8 @@ class _Walk:
                 if not in_body:
                     continue
                 if kind == "shu":
-                    if "place" not in a:
-                        add_shu((el, subtype, a.get("target"), a.get("targetEnd")))
+                    if subtype != "quoted":             # a 疏 quoted in a small note has no span
+                        add_shu((el, subtype, a.get("target"), a.get("targetEnd"), a.get("corresp")))
                 elif kind == "yinyi" and "target" in a:
                     add_gloss((el, a["target"]))
 
@@ -320,6 +324,25 @@ def _shu(note, subtype, target, target_end, ids, spans: Spans) -> tuple | None:
     text = spans.text(start, end, first) or spans.text(start, end, other)
     return note, "error", "ZS-SHU-001", (
         f"{what} “{'”至“'.join(quotes)}” does not match its span ({text[:8]!r}…{text[-8:]!r})")
+
+
+def _corresp(note, target, target_end, corresp, ids, spans: Spans) -> tuple | None:
+    """A 疏's @corresp names the pieces its span covers, in order: None, or the finding. The
+    list is built only when it is as long as @corresp, so a note costs its own attribute."""
+    start = ids.get(target[1:]) if target else None
+    end = start if target_end is None else ids.get(target_end[1:])
+    if start is None or end is None:
+        return None if corresp is None else (
+            note, "error", "ZS-SHU-003", "@corresp on a 疏 that points at no piece of a 經 passage")
+    a, b = spans.piece_index(start), spans.piece_index(end)
+    if a is None or b is None:
+        return None                             # no piece: ZS-SHU-001 says so
+    listed = corresp.split() if corresp else []
+    if b - a + 1 == len(listed) and listed == ["#" + p.get(XML_ID) for p in spans.pieces[a:b + 1]]:
+        return None
+    return note, "error", "ZS-SHU-003", (
+        f"@corresp does not list the {max(b - a + 1, 0)} pieces of the span from {target} to "
+        f"{target_end or target}")
 
 
 # A quote the text repeats verbatim agrees with it (anchoring.agrees), unless squeezing could

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pipeline.constants import TEI
+from pipeline.constants import TEI, XML_ID
 
 _AB, _SEG, _NOTE, _ANCHOR = f"{TEI}ab", f"{TEI}seg", f"{TEI}note", f"{TEI}anchor"
 LAYERS = ("jing", "zhu")
@@ -41,12 +41,17 @@ class Spans:
 
     def __init__(self, body):
         self.points: dict = {}
+        self.pieces: list = []                  # the pieces with an id, in document order
+        self.index: dict = {}                   # a piece or an anchor → its piece's place there
         texts: dict[str, list[str]] = {"jing": [], "zhu": []}
         size = {"jing": 0, "zhu": 0}
         for ab in body.iter(_AB):
             if ab.get("type") != "jing":
                 continue
             for piece in ab:
+                if piece.get(XML_ID) is not None:
+                    self.index[piece] = len(self.pieces)
+                    self.pieces.append(piece)
                 layer = _layer(piece)
                 if len(piece):
                     text = self._anchors(piece, layer, size)
@@ -64,6 +69,8 @@ class Spans:
         at = len(parts[0])
         for child in piece:
             if child.tag == _ANCHOR:
+                if piece in self.index:
+                    self.index[child] = self.index[piece]
                 own = size[layer] + at if layer in size else 0
                 self.points[child] = _Point(own if layer == "jing" else size["jing"],
                                             own if layer == "zhu" else size["zhu"], layer, 0)
@@ -75,6 +82,10 @@ class Spans:
                 parts.append(child.tail)
                 at += len(child.tail)
         return "".join(parts)
+
+    def piece_index(self, el) -> int | None:
+        """Where the piece `el` is, or holds the anchor `el`, among the pieces; None if neither."""
+        return self.index.get(el)
 
     def covers(self, el) -> bool:
         return el in self.points
@@ -90,9 +101,10 @@ class Spans:
 
 
 def _layer(piece) -> str | None:
-    """The layer of a piece of a 經 passage: a seg is 經, an inline note its @type."""
+    """The layer of a piece of a 經 passage: a seg is 經 (a lost passage's, que, none of the two
+    layers), an inline note its @type."""
     if piece.tag == _SEG:
-        return "jing"
+        return "jing" if piece.get("type") is None else None
     if piece.tag == _NOTE:
         return piece.get("type")
     return None

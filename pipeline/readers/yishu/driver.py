@@ -228,6 +228,8 @@ class _Reader(Blocks):
             mark = interleave.tr_mark(s)
             original = self.line_block.get(self.layout.translation.get(n))
             parts = self._parts(s[len(mark):], pos.line, pos.col + len(mark))
+            if original is not None:
+                smallnotes.follow(parts, original)
             if mark:        # a run opens with the mark, whose script is the run's: 译 or 譯
                 self.tr_lang = "zh-Hant" if mark == "譯" else "zh-Hans"
             self.b.block(Translation(parts, pos, mark, original, n in self.copied, self.tr_lang))

@@ -11,8 +11,10 @@ from __future__ import annotations
 import re
 
 from pipeline import persons
-from pipeline.model import AN, SHU, TEXTUAL, XIAOZHU, YINYI, Pos, SmallNote, Token
+from pipeline.model import (AN, SHU, TEXTUAL, XIAOZHU, YINYI, Pos, SmallNote, Token, Unit,
+                            YishuBlock)
 from pipeline.readers import yinyi
+from pipeline.readers.zhushu.pieces import LUDEMING
 from pipeline.readers.yishu.attribution import ATTRIBUTION
 
 NOTE = re.compile(r"〈([^〈〉]*)〉|【([^【】]*)】|\(([^()]*)\)")
@@ -59,10 +61,35 @@ def parse(content: str, pos: Pos) -> list[SmallNote]:
             out[-1].text += text
             continue
         note = SmallNote(kind, text, Pos(pos.line, pos.col + off))
-        if kind == YINYI:
-            note.tokens = yinyi.tokenize(text)
+        if kind == YINYI:                        # 陸德明's, as the 義疏 prints them from 釋文
+            note.tokens, note.resp = yinyi.tokenize(text), LUDEMING
         out.append(note)
     return out
+
+
+def follow(parts: list, original) -> None:
+    """A translation's small notes translate its original's, one for one: each is typed (and
+    credited) as the original's it stands for, since its modern words (“朝”读作“潮”, 孔颖达疏：)
+    do not say it as the original's do (朝音潮, 孔疏：). Left as read when the counts differ."""
+    mine = [p for p in parts if isinstance(p, SmallNote)]
+    theirs = [p for p in _parts_of(original) if isinstance(p, SmallNote)]
+    if not mine or len(mine) != len(theirs):
+        return
+    for m, t in zip(mine, theirs):
+        if m.kind != t.kind:
+            m.kind = t.kind
+            m.tokens = yinyi.tokenize(m.text) if t.kind == YINYI else None
+        m.resp = t.resp
+
+
+def _parts_of(block) -> list:
+    """The parts of an original a translation can stand for: a 經 unit's pieces, a 義疏
+    block's quotations' parts; nothing for furniture."""
+    if isinstance(block, Unit):
+        return block.pieces
+    if isinstance(block, YishuBlock):
+        return [p for q in block.quotes for p in q.parts]
+    return []
 
 
 def _kind(text: str) -> str:
