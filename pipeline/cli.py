@@ -87,7 +87,7 @@ def convert(sources, output, fmt, report_path, work, encoding, quiet, jobs, facs
     work, <ID>.xml, beside its 卷. An output is written only when its conversion succeeds, and
     never over a source.
     """
-    from pipeline.convert import convert_all, plan, run_report, write_works
+    from pipeline.convert import convert_all, plan, run_report, write_shared, write_works
     from pipeline.files import refuse_overwriting_inputs, write_stdout
     from pipeline.report import write_reports
     from pipeline.sources.decoding import check_text
@@ -116,6 +116,7 @@ def convert(sources, output, fmt, report_path, work, encoding, quiet, jobs, facs
     for path in write_works(pairs, outcomes):
         if not quiet:
             _say(f"work → {path}")
+    write_shared(pairs, outcomes)
     if report_path:
         write_reports([run_report(o) for o in outcomes], report_path)
     return max((o.status for o in outcomes), default=EXIT_OK)
