@@ -166,6 +166,7 @@ _SURFACE, _G = f"{TEI}surface", f"{TEI}g"
 # A link to another file (a work's table of contents to the TEI of a 卷), not a pointer into
 # this one: the schema gives its form (a file name beside this one).
 _REF = f"{TEI}ref"
+_LICENCE = f"{TEI}licence"                  # its @target is the licence's URL
 _TEXT = etree.XPath("string()")
 
 
@@ -193,7 +194,7 @@ def _pointers(root, found: dict[str, set[str]], ids: dict, corpus=None) -> Itera
             v = el.get(attr)
             if v in elsewhere:
                 yield (el, "error", "ZS-PTR-001", f"@facs {v!r} does not point at a surface of the facsimile")
-            elif v in bad and el.tag != _REF:
+            elif v in bad and el.tag != _REF and el.tag != _LICENCE:
                 for ref in v.split():
                     why = _unresolved(ref, ids, corpus)
                     if why:
