@@ -163,7 +163,7 @@ def formats():
 @click.argument("file", type=click.Path())
 @click.option("-l", "--layer", type=click.Choice(list(LAYERS)), default="all", show_default=True, help="Which layer to print; `all` is every character the TEI keeps of the source.")
 @click.option("--category", type=click.Choice(sorted(CATEGORY_IDS)), help="Only 義疏 blocks of this category (with --layer yishu).")
-@click.option("--resp", metavar="ID", help="Only what this person said or wrote (an xml:id of the header's listPerson, e.g. zhengxuan).")
+@click.option("--resp", metavar="ID", help="Only what this person said or wrote (an id of the registry, persons.xml, e.g. zhengxuan; or of the file's own listPerson).")
 def text(file, layer, category, resp):
     """Print one layer of a TEI file, in document order, one unit or note per line."""
     from pipeline.files import write_stdout

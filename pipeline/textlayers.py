@@ -51,9 +51,11 @@ def layer_lines(root, layer: str, category: str | None = None, resp: str | None 
     if category:
         path += f"[@subtype='{category}']" if layer == "yishu" else f"[ancestor-or-self::t:note[@subtype='{category}']]"
     if resp:
-        who = "#" + resp
+        # a scholar of the registry (psn:, in persons.xml) or one of the file's own (#)
+        whos = ("psn:" + resp, "#" + resp)
+        inner = " or ".join(f"@resp='{w}'" for w in whos)
         els = [e for e in root.xpath(path, namespaces=_NS)
-               for e in ([e] if e.get("resp") == who else e.xpath(f".//*[@resp='{who}']", namespaces=_NS))]
+               for e in ([e] if e.get("resp") in whos else e.xpath(f".//*[{inner}]", namespaces=_NS))]
         return [_strip(_text(e)) for e in els]
     els = root.xpath(path, namespaces=_NS)
     if layer == "jing":
