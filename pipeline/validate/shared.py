@@ -1,6 +1,7 @@
 """The corpus's shared files as the validator sees them: persons.xml and categories.xml beside
-a document (constants.SHARED_PREFIXES), each read once per run and directory (as untrusted XML,
-through xmlsafe), reduced to the ids a psn: or cat: pointer may name. A pointer through a prefix
+a document (constants.SHARED_PREFIXES), or, for a file with none beside it, Zhushu's own copy
+in schema/ (the same bytes `convert` writes); each read once per run and directory (as untrusted
+XML, through xmlsafe), reduced to the ids a psn: or cat: pointer may name. A pointer through a prefix
 resolves within the corpus being validated, never by following a URL."""
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import functools
 import os
 from dataclasses import dataclass, field
 
+from pipeline import resources
 from pipeline.constants import SHARED_FILES, SHARED_PREFIXES, TEI, XML_ID
 from pipeline.errors import PipelineError
 from pipeline.validate import xmlsafe
@@ -56,7 +58,12 @@ def corpus_of(directory: str) -> Corpus:
 
 def _read(path: str) -> SharedFile:
     if not os.path.exists(path):
-        return SharedFile(path, problem=f"{os.path.basename(path)} is not beside this file")
+        # a file alone (no corpus around it): Zhushu's own shared files, the very bytes
+        # `convert` writes beside its outputs (schema/persons.xml, schema/categories.xml)
+        try:
+            path = resources.path("schema", os.path.basename(path))
+        except FileNotFoundError:
+            return SharedFile(path, problem=f"{os.path.basename(path)} is not beside this file")
     try:
         tree = xmlsafe.load(path)
         xmlsafe.require_tei(tree, path)
