@@ -79,8 +79,6 @@ def _check_header(h, out: list) -> None:
             out.append((b, "the printed edition's bibl has title, editor, edition (required) and date only"))
     bibl = h.find(f"{TEI}fileDesc/{TEI}sourceDesc/{TEI}bibl[@type='etext']")
     idnos = bibl.findall(f"{TEI}idno") if bibl is not None else []
-    if bibl is not None and bibl.find(f"{TEI}title") is None and bibl.find(f"{TEI}biblScope") is not None:
-        out.append((bibl, "the e-text's bibl names its work (title) before its 卷 (biblScope)"))
     if len(idnos) >= 2:
         if [i.get("type") for i in idnos] not in _IDNOS:
             out.append((idnos[0], "the source is named by an idno of type filename, then one of type sha256 "
