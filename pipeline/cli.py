@@ -87,7 +87,7 @@ def convert(sources, output, fmt, report_path, work, encoding, quiet, jobs, facs
     work, <ID>.xml, beside its 卷. An output is written only when its conversion succeeds, and
     never over a source.
     """
-    from pipeline.convert import convert_all, plan, run_report, write_works
+    from pipeline.convert import convert_all, plan, run_report, write_shared, write_works
     from pipeline.files import refuse_overwriting_inputs, write_stdout
     from pipeline.report import write_reports
     from pipeline.sources.decoding import check_text
@@ -116,6 +116,7 @@ def convert(sources, output, fmt, report_path, work, encoding, quiet, jobs, facs
     for path in write_works(pairs, outcomes):
         if not quiet:
             _say(f"work → {path}")
+    write_shared(pairs, outcomes)
     if report_path:
         write_reports([run_report(o) for o in outcomes], report_path)
     return max((o.status for o in outcomes), default=EXIT_OK)
@@ -162,7 +163,7 @@ def formats():
 @click.argument("file", type=click.Path())
 @click.option("-l", "--layer", type=click.Choice(list(LAYERS)), default="all", show_default=True, help="Which layer to print; `all` is every character the TEI keeps of the source.")
 @click.option("--category", type=click.Choice(sorted(CATEGORY_IDS)), help="Only 義疏 blocks of this category (with --layer yishu).")
-@click.option("--resp", metavar="ID", help="Only what this person said or wrote (an xml:id of the header's listPerson, e.g. zhengxuan).")
+@click.option("--resp", metavar="ID", help="Only what this person said or wrote (an id of the registry, persons.xml, e.g. zhengxuan; or of the file's own listPerson).")
 def text(file, layer, category, resp):
     """Print one layer of a TEI file, in document order, one unit or note per line."""
     from pipeline.files import write_stdout

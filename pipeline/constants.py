@@ -34,3 +34,10 @@ CATEGORIES = {
 # regular expression's alternatives, SIKU_HEADER.
 SIKU_HEADERS = ("欽定四庫全書", "钦定四库全书")
 SIKU_HEADER = "|".join(SIKU_HEADERS)
+
+# The files every document of a corpus shares, beside the documents, and the prefixes that
+# point into them (declared in each header's listPrefixDef): psn:zhengxuan is
+# persons.xml#zhengxuan, cat:shu is categories.xml#shu.
+PERSONS_FILE, CATEGORIES_FILE = "persons.xml", "categories.xml"
+SHARED_PREFIXES = {"psn": PERSONS_FILE, "cat": CATEGORIES_FILE}
+SHARED_FILES = tuple(SHARED_PREFIXES.values())

@@ -52,9 +52,10 @@ def convert_source(src: Source, fmt: str = "auto") -> tuple[bytes, Report]:
     if missing:
         report.warn("ZS-CONV-EMPTY", f"read as {fmt} as asked, but {missing}: the TEI has next "
                     "to no structure", Pos(1, 1))
+    doc.meta.sidecar = dict(src.meta)
     strays.drop(doc, report)
     data, body = to_tei_text(doc, report)
-    _check_lossless(body, src, report)
+    _check_lossless(body, src, report, doc.meta.provenance)
     report.stats = stats(doc)
     # Positions are mapped to the file as issues are added: the map (a Kanripo file's joined
     # text and printed lines) is not kept with the report, which a pool sends back whole.
@@ -82,11 +83,13 @@ def _convert_path(path: str, fmt: str, work: str | None, encoding: str | None,
     return convert_source(src, fmt)
 
 
-def _check_lossless(body: str, src: Source, report: Report) -> None:
+def _check_lossless(body: str, src: Source, report: Report, provenance=()) -> None:
     """The invariant, checked on every conversion: the TEI text is the source, less whitespace
     and pure delimiters. A failure is a bug in a reader or the writer, reported as an error at
-    the source position where the TEI first differs."""
-    got, want = strip_ws(body_text(body)), lossless_form(src.text, src.delimiters)
+    the source position where the TEI first differs. A provenance line the header holds
+    (Meta.provenance: only ever the source's first line) is the text's beginning."""
+    got = lossless_form("".join(provenance), src.delimiters) + strip_ws(body_text(body))
+    want = lossless_form(src.text, src.delimiters)
     if got == want:
         return
     if unicodedata.normalize("NFC", got) == unicodedata.normalize("NFC", want):
@@ -192,6 +195,25 @@ def write_works(pairs: list[tuple[str, str | None]], outcomes: list[Outcome]) ->
         sha = hashlib.sha256(files.read_regular(os.path.join(directory, "Readme.org"))).hexdigest()
         files.write_atomic(target, work_to_tei(w, sha))
         written.append(target)
+    return written
+
+
+def write_shared(pairs: list[tuple[str, str | None]], outcomes: list[Outcome]) -> list[str]:
+    """The corpus's shared files (persons.xml, categories.xml: tei/shared.py) in each directory
+    a TEI was written to, where the documents' psn: and cat: pointers find them. The same bytes
+    whatever was converted. Returns the paths written."""
+    from pipeline.tei.shared import documents
+    dirs = sorted({os.path.dirname(os.path.abspath(o.output)) for o in outcomes
+                   if o.output and o.report is not None and not o.report.errors})
+    if not dirs:
+        return []
+    shared, sources, written = documents(), [p for p, _ in pairs], []
+    for d in dirs:
+        for name, data in shared.items():
+            target = os.path.join(d, name)
+            files.refuse_overwriting_inputs(sources, target)
+            files.write_atomic(target, data)
+            written.append(target)
     return written
 
 

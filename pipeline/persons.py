@@ -16,6 +16,9 @@ class Person:
     dynasty: str
     role: str
     aliases: tuple[str, ...] = ()
+    birth: str = ""                     # a year, where established (negative: BCE)
+    death: str = ""
+    source: str = ""                    # where the dates (and any authority id) came from
 
 
 @functools.cache
@@ -25,10 +28,11 @@ def registry() -> dict[str, Person]:
     for line in text.splitlines():
         if not line.strip() or line.startswith("#"):
             continue
-        cells = (line.split("\t") + [""] * 8)[:8]
-        pid, name, sur, given, zi, dyn, role, aliases = cells
+        cells = (line.split("\t") + [""] * 11)[:11]
+        pid, name, sur, given, zi, dyn, role, aliases, birth, death, source = cells
         split = lambda s: tuple(x for x in s.split("|") if x)
-        people[pid] = Person(pid, name, split(sur), split(given), split(zi), dyn, role, split(aliases))
+        people[pid] = Person(pid, name, split(sur), split(given), split(zi), dyn, role, split(aliases),
+                             birth, death, source)
     return people
 
 

@@ -5,7 +5,7 @@ import re
 
 from lxml import etree
 
-from pipeline.chars import WHITESPACE_CLASS
+from pipeline.chars import WHITESPACE_CLASS, lossless_form
 from pipeline.constants import TEI
 from pipeline.tei.markup import person
 
@@ -82,12 +82,21 @@ def printed_lines(root, layer: str, category: str | None = None, resp: str | Non
 def layer_text(root, layer: str) -> str:
     if layer == "all":
         text = root.find(f"{TEI}text")
-        return _strip(etree.tostring(text, method="text", encoding=str, with_tail=False)) \
+        body = _strip(etree.tostring(text, method="text", encoding=str, with_tail=False)) \
             if text is not None else ""
+        return provenance_text(root) + body
+
     return "".join(layer_lines(root, layer))
 
 
 _WS = re.compile(f"[{WHITESPACE_CLASS}]+")
+_PROVENANCE = f"{TEI}teiHeader/{TEI}fileDesc/{TEI}sourceDesc/{TEI}bibl/{TEI}note[@type='provenance']"
+
+
+def provenance_text(root) -> str:
+    """The website's provenance line the header keeps of a plain e-text (the source's first
+    line), as the lossless form has it: the text begins with it."""
+    return "".join(lossless_form(n.text or "") for n in root.iterfind(_PROVENANCE))
 
 
 def _strip(s: str) -> str:

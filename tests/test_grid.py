@@ -10,7 +10,7 @@ from lxml import etree, html
 from pipeline.render.pdf import print_html, print_renderer
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-TEIS = sorted((ROOT / "tei").glob("*.xml"))
+TEIS = sorted((ROOT / "tei").glob("[0-9]*.xml"))
 TEI = "http://www.tei-c.org/ns/1.0"
 CLOSING = set("、。，．：；？！）」』”’〉》】〕〗〙〛｝］﹂﹄・·…‥々〻,.;:)]}")
 OPENING = set("（「『“‘〈《【〔〖〘〚｛［﹁﹃([{")

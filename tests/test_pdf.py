@@ -15,7 +15,7 @@ from pipeline.render import pdf
 from pipeline.render.pdf import PrintOptions, paper_size, render_pdf
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-TEIS = sorted(str(p) for p in (ROOT / "tei").glob("*.xml"))
+TEIS = sorted(str(p) for p in (ROOT / "tei").glob("[0-9]*.xml"))
 SHOTS = ROOT / "build" / "screenshots"
 TEI = "{http://www.tei-c.org/ns/1.0}"
 

@@ -19,7 +19,7 @@ from pipeline.render.search_text import PageText, Unit, matching_codes, normalis
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 CHROMIUM = "/usr/bin/chromium"
-TEIS = sorted(str(p) for p in (ROOT / "tei").glob("*.xml"))
+TEIS = sorted(str(p) for p in (ROOT / "tei").glob("[0-9]*.xml"))
 KANRIPO = ROOT / "tests" / "fixtures" / "kanripo" / "KR9z0001"
 SHOTS = ROOT / "build" / "screenshots"
 

@@ -13,7 +13,7 @@ from pipeline.render import render_html
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 CHROMIUM = "/usr/bin/chromium"
-TEIS = sorted(str(p) for p in (ROOT / "tei").glob("*.xml"))
+TEIS = sorted(str(p) for p in (ROOT / "tei").glob("[0-9]*.xml"))
 KANRIPO = pathlib.Path("/work/shared/kanripo/WYG/KR1d0068/KR1d0068_001.txt")
 DESKTOP = {"width": 1366, "height": 900}
 MOBILE = {"width": 390, "height": 844}

@@ -13,7 +13,7 @@ from pipeline.render import render_html
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 CHROMIUM = "/usr/bin/chromium"
-TEIS = sorted(str(p) for p in (ROOT / "tei").glob("*.xml"))
+TEIS = sorted(str(p) for p in (ROOT / "tei").glob("[0-9]*.xml"))
 SHOTS = ROOT / "build" / "screenshots"
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is installed by make test")

@@ -285,6 +285,10 @@ class Meta:
     # e-text's brackets and ○ (chars.DELIMITERS), a Kanripo file's note parentheses.
     delimiters: frozenset = frozenset()
     edition: object | None = None       # a Kanripo source's edition (kanripo.Edition)
+    # A website's provenance line opening a plain e-text (钦定仪礼义疏_(四库全书本)/卷18 中华文库),
+    # as printed: it goes to the header's e-text bibl, not the body.
+    provenance: list = field(default_factory=list)
+    sidecar: dict = field(default_factory=dict)  # the source's .meta.json (edition, e-text keys)
     events: list = field(default_factory=list)   # pages, lines, rows, gaiji (sources.paragraphs.Event)
 
 

@@ -42,6 +42,7 @@ class Builder:
         self.by_closing = False              # the text closes its sections with 右… lines
         self.classification = ""             # 四庫 catalogue line: 经部,礼类,仪礼之属
         self.declared: dict = {}             # scholars named in the text, not in the registry
+        self.provenance: list[str] = []      # a website's provenance line (Meta.provenance)
         self.closing_div: Div | None = None
         self.last_closed: Div | None = None
 
@@ -172,6 +173,7 @@ class Builder:
                     work=self.work, juan=self.src.meta.get("juan", juan),
                     section=self.src.meta.get("section", ""))
         meta.classification, meta.declared = self.classification, self.declared
+        meta.provenance = self.provenance
         meta.delimiters, meta.edition, meta.events = self.src.delimiters, self.src.kanripo, self.src.events
         doc = Document(meta, self.divs)
         meta.persons = persons_pointed_at(doc)

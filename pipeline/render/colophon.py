@@ -17,10 +17,21 @@ def _row(label: str, value: str, lang: str = "") -> str:
     return f"<dt>{label}</dt><dd{at}>{value}</dd>" if value else ""
 
 
+def _etext(name: str, url: str) -> str:
+    """Who published an e-text, linked to where, when the header says."""
+    if url.startswith(("https://", "http://")):
+        return f'<a href="{esc(url)}">{esc(name or url)}</a>'
+    return esc(name)
+
+
 def _work(w: Work) -> str:
     pages = ([w.whole] if w.whole else []) + w.juans
     first = pages[0].source
     editions = list(dict.fromkeys(p.source.edition for p in pages if p.source.edition))
+    printed = list(dict.fromkeys(p.source.printed for p in pages if p.source.printed))
+    etexts = list(dict.fromkeys((p.source.publisher, p.source.url) for p in pages
+                                if p.source.publisher or p.source.url))
+    etext_licences = list(dict.fromkeys(p.source.etext_licence for p in pages if p.source.etext_licence))
     licences = list(dict.fromkeys(p.source.licence for p in pages if p.source.licence))
     readers = list(dict.fromkeys(p.source.reader for p in pages if p.source.reader))
     made = list(dict.fromkeys(p.source.zhushu for p in pages if p.source.zhushu))
@@ -33,7 +44,9 @@ def _work(w: Work) -> str:
     rows = "".join((
         _row("底本", esc(first.title), lang_of(first.title)),
         _row("版本", esc("；".join(editions))),
-        _row("來源", credit),
+        _row("印本", esc("；".join(printed)), lang_of("".join(printed))),
+        _row("來源", credit or "；".join(_etext(name, url) for name, url in etexts)),
+        _row("電子文本許可", esc("；".join(etext_licences))),
         _row("網站出處", "<br>".join(esc(x) for x in provenance), lang_of("".join(provenance))),
         _row("許可", esc("；".join(licences)) if licences else "TEI 標頭未載許可"),
         _row("原檔", esc(first.filename) + (f"（{esc(first.date)}）" if first.filename and first.date else "")),

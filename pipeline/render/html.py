@@ -15,7 +15,7 @@ from pipeline import files, resources
 from pipeline.render import colophon, persons_page, search, search_index, search_text, site, works_page
 from pipeline.render.pages import PageInfo, header_juan, page_info
 from pipeline.render.plan import COLOPHON, INDEX, PERSONS, PERSONS_PINYIN, TEI_DIR, Options, page_params, plan_works, with_slash
-from pipeline.render.xslt import Renderer, load_tei, output_names, write_text
+from pipeline.render.xslt import Renderer, documents_only, load_tei, output_names, shared_beside, write_text
 
 ASSETS = "assets"
 _ASSET_FILES = ("zhushu.css", "zhushu.js", "place.js", *search.ASSET_FILES)
@@ -36,20 +36,21 @@ def render_html(paths: list[str], out_dir: str, jobs: int = 1, options: Options 
     options = options or Options()
     options.base_url = with_slash(options.base_url)
     options.facs_base = with_slash(options.facs_base)
-    paths = list(paths)
+    shared = shared_beside(paths)
+    paths = documents_only(paths)
     names = output_names(paths, ".html", _SITE_PAGES)
     infos = [page_info(load_tei(p), p, n) for p, n in zip(paths, names)]
     works = plan_works(infos, set(names) | set(_SITE_PAGES))
     extra = [w.page for w in works if w.whole is None]
     targets = [*names, *_SITE_PAGES, *extra, *(os.path.join(ASSETS, a) for a in _ASSET_FILES),
-               *(os.path.join(TEI_DIR, os.path.basename(p)) for p in paths)]
+               *(os.path.join(TEI_DIR, os.path.basename(p)) for p in [*paths, *shared])]
     for name in targets:
         files.refuse_overwriting_inputs(paths, os.path.join(out_dir, name))
     files.make_dirs(os.path.join(out_dir, ASSETS))
     files.make_dirs(os.path.join(out_dir, TEI_DIR))
     for asset in _ASSET_FILES:
         _copy(resources.path("xslt", f"assets/{asset}"), os.path.join(out_dir, ASSETS, asset))
-    for p in paths:
+    for p in [*paths, *shared]:                 # the shared files too: the copies' psn: pointers
         _copy(p, os.path.join(out_dir, TEI_DIR, os.path.basename(p)))
 
     work_of = {id(p): w for w in works for p in w.juans}

@@ -46,7 +46,11 @@ class Source:
     publication: str = ""
     zhushu: str = ""                           # the Zhushu version that made the TEI
     reader: str = ""                           # the reader it was made with (siku, yishu …)
-    provenance: list[str] = field(default_factory=list)   # a website's line printed as furniture
+    provenance: list[str] = field(default_factory=list)   # a website's provenance line
+    printed: str = ""                          # the printed edition (editor, edition, date)
+    publisher: str = ""                        # who published the e-text (Kanripo, a website)
+    url: str = ""                              # where (the repository, the page)
+    etext_licence: str = ""                    # the e-text's licence, as its source states it
 
 
 @dataclass
@@ -138,8 +142,19 @@ def _source(header: etree._Element | None, root: etree._Element) -> Source:
     if header is None:
         return s
     fd = header.find(f"{_T}fileDesc")
-    bibl = fd.find(f"{_T}sourceDesc/{_T}bibl") if fd is not None else None
+    sd = fd.find(f"{_T}sourceDesc") if fd is not None else None
+    bibl = None if sd is None else sd.find(f"{_T}bibl[@type='etext']")
+    if bibl is None and sd is not None:
+        bibl = sd.find(f"{_T}bibl")              # a file written before the printed edition
+    printed = None if sd is None else sd.find(f"{_T}bibl[@type='printed']")
+    if printed is not None:
+        s.printed = " ".join(_text(printed.find(f"{_T}{t}")) for t in ("editor", "edition", "date")
+                             if printed.find(f"{_T}{t}") is not None)
     if bibl is not None:
+        s.publisher = _text(bibl.find(f"{_T}publisher"))
+        s.url = (bibl.find(f"{_T}ref").get("target") or "") if bibl.find(f"{_T}ref") is not None else ""
+        s.etext_licence = _text(bibl.find(f"{_T}availability"))
+        s.provenance = [_text(n) for n in bibl.iterfind(f"{_T}note[@type='provenance']")]
         s.title = _text(bibl.find(f"{_T}title"))
         s.edition = _text(bibl.find(f"{_T}edition"))
         s.filename = _text(bibl.find(f"{_T}idno[@type='filename']"))
@@ -153,7 +168,8 @@ def _source(header: etree._Element | None, root: etree._Element) -> Source:
     if app is not None:
         s.zhushu = app.get("version") or ""
         s.reader = _text(app.find(f"{_T}desc")).removeprefix("reader:").strip()
-    s.provenance = [_text(fw) for fw in root.iterfind(f"{_T}text//{_T}fw[@type='source']")]
+    # (a provenance line printed inside the text, not opening it, stays furniture there)
+    s.provenance += [_text(fw) for fw in root.iterfind(f"{_T}text//{_T}fw[@type='source']")]
     return s
 
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from pipeline import files, resources
 from pipeline.errors import PipelineError
-from pipeline.render.xslt import Renderer, load_tei, output_names, write_text
+from pipeline.render.xslt import Renderer, documents_only, load_tei, output_names, write_text
 
 # Portrait paper sizes in millimetres. ISO A and B; JIS B5 (Japanese and Chinese books); the
 # Chinese 16开 and 32开 book formats; US Letter.
@@ -160,7 +160,7 @@ def render_pdf(paths: list[str], out_dir: str, options: PrintOptions = PrintOpti
     printed beside it). Returns (PDF path, pages) per file, in input order. Raises PipelineError
     naming the file on bad input, or in one line saying what to install when Chromium or the
     fonts are missing."""
-    paths = list(paths)
+    paths = documents_only(paths)
     names = output_names(paths, ".pdf")
     targets = [os.path.join(out_dir, n) for n in names]
     for t in targets:

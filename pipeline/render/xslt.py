@@ -13,6 +13,7 @@ import os
 from lxml import etree
 
 from pipeline import files
+from pipeline.constants import SHARED_FILES
 from pipeline.errors import PipelineError
 from pipeline.validate import xmlsafe
 
@@ -90,11 +91,30 @@ class Renderer:
                                 rule="ZS-RENDER-001") from None
 
 
+def documents_only(paths) -> list[str]:
+    """The documents among `paths`: a corpus's shared files (persons.xml, categories.xml) are no
+    page of their own."""
+    return [p for p in paths if os.path.basename(p) not in SHARED_FILES]
+
+
+def shared_beside(paths) -> list[str]:
+    """The shared files beside the documents among `paths`, each name once (they are the same
+    bytes in every directory `convert` writes them to)."""
+    found: dict[str, str] = {}
+    for d in dict.fromkeys(os.path.dirname(os.path.abspath(p)) for p in documents_only(paths)):
+        for name in SHARED_FILES:
+            if name not in found and os.path.isfile(os.path.join(d, name)):
+                found[name] = os.path.join(d, name)
+    return list(found.values())
+
+
 def load_tei(path: str) -> etree._ElementTree:
     """A TEI file parsed as untrusted input (pipeline.validate.xmlsafe). Raises PipelineError naming the
     file when it is unreadable, unsafe, malformed or not TEI."""
     tree = xmlsafe.load(path)
     xmlsafe.require_tei(tree, path)
+    from pipeline.render.registry import join_persons
+    join_persons(tree, path)            # psn: pointers into persons.xml, as the renderers read them
     return tree
 
 

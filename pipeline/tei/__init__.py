@@ -38,7 +38,8 @@ __all__ = ["INLINE", "TAXONOMY", "TEI_NS", "_Writer", "_esc", "body_text", "glyp
 
 # The body text we generate ourselves; huge_tree because a long 卷 may exceed libxml2's limits.
 _TRUSTED = etree.XMLParser(huge_tree=True, collect_ids=False)
-_TEXT_MARK = "\ue000ZHUSHU-BODY\ue000"           # where the body goes in the serialised skeleton
+_TEXT_MARK = "\ue000ZHUSHU-BODY\ue000"
+_SCHEMA_PIS = "".join(pi + "\n" for pi in _header.SCHEMA_PIS).encode("ascii")           # where the body goes in the serialised skeleton
 
 
 class _Writer(BodyWriter):
@@ -60,22 +61,32 @@ class _Writer(BodyWriter):
         root = etree.Element(T + "TEI", nsmap={None: TEI_NS})
         root.set(XML_LANG, "lzh")
         header = _el(root, "teiHeader")
-        _header.header(header, self.doc.meta, self.glyphs, self.translation_langs)
+        text_lang = text_language(body)
+        _header.header(header, self.doc.meta, self.glyphs, self.translation_langs, text_lang)
         etree.indent(header, level=1)
         root.text = header.tail = "\n"
         if self.doc.meta.edition is not None and self.doc.meta.edition.pages:
             _header.facsimile(root, self.doc.meta.edition)
             etree.indent(root[-1], level=1)
             root[-1].tail = "\n"
-        if self.doc.meta.persons:              # TEI forbids an empty listPerson
+        if _header.declared_persons(self.doc.meta):     # TEI forbids an empty listPerson
             stand_off = _el(root, "standOff")
             _header.people(stand_off, self.doc.meta)
             etree.indent(stand_off, level=1)
             stand_off.tail = "\n"
         text = _el(root, "text", _TEXT_MARK)
+        text.set(XML_LANG, text_lang)
         text.tail = "\n"
         before, after = etree.tostring(root, encoding="unicode").split(_TEXT_MARK, 1)
         return before + "\n", body, after
+
+
+def text_language(body: str) -> str:
+    """The language of the text with its script (hanzi.script): lzh-Hans, lzh-Hant, or lzh
+    when the text tells neither."""
+    from pipeline.hanzi import script
+    found = script(body_text(body))
+    return f"lzh-{found}" if found else "lzh"
 
 
 def to_tei_text(doc: Document, report: Report | None = None) -> tuple[bytes, str]:
@@ -85,7 +96,7 @@ def to_tei_text(doc: Document, report: Report | None = None) -> tuple[bytes, str
 
 
 def _document(before: str, body: str, after: str) -> bytes:
-    return b"".join((b"<?xml version='1.0' encoding='UTF-8'?>\n", before.encode("utf-8"),
+    return b"".join((b"<?xml version='1.0' encoding='UTF-8'?>\n", _SCHEMA_PIS, before.encode("utf-8"),
                      body.encode("utf-8"), after.encode("utf-8"), b"\n"))
 
 

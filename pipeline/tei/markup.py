@@ -6,6 +6,7 @@ import re
 
 from lxml import etree
 
+from pipeline import persons
 from pipeline.chars import SUSPECT
 from pipeline.constants import TEI as T
 from pipeline.constants import XML_ID
@@ -67,9 +68,12 @@ def _ref(x: str | None) -> str | None:
 
 
 def person(pid: str | None) -> str | None:
-    """The pointer to the registry's person `pid` (for @resp and @ref); the one place that says
-    where persons are declared."""
-    return "#" + pid if pid else None
+    """The pointer to person `pid` (for @resp and @ref); the one place that says where persons
+    are declared: a scholar of the registry in the corpus's persons.xml (psn:zhengxuan, through
+    the header's prefixDef), a person declared from the text in this file's standOff (#zs.刘智)."""
+    if not pid:
+        return None
+    return "psn:" + pid if pid in persons.registry() else "#" + pid
 
 
 def resp_attr(pid: str | None, name: str = "resp") -> str:

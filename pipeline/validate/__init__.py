@@ -21,7 +21,7 @@ from pipeline.constants import TEI, XML
 from pipeline.errors import PipelineError, one_line
 from pipeline.issues import Issue
 from pipeline.limits import MAX_ISSUES_PER_FILE, Limits
-from pipeline.validate import xmlsafe
+from pipeline.validate import shared, xmlsafe
 
 
 @functools.cache
@@ -68,8 +68,14 @@ def iter_issues(path: str, limits: Limits = Limits(), schematrons: tuple[str, ..
     except PipelineError as e:
         yield Issue(path, e.line or 0, e.col or (1 if e.line else 0), "fatal", e.rule, e.message)
         return
+    if shared.is_shared(path):                  # persons.xml, categories.xml
+        for el, message in shared.check_shared(tree):
+            line, col = _Locator(tree, data, [el])(el)
+            yield Issue(path, line, col, "error", "ZS-SCHEMA-001", one_line(message))
+        return
+    corpus = shared.corpus_of(os.path.dirname(os.path.abspath(path)))
     findings, more = [], 0
-    for finding in _findings(tree, data, schematrons):
+    for finding in _findings(tree, data, corpus, schematrons):
         if len(findings) < MAX_ISSUES_PER_FILE:
             findings.append(finding)
         else:
@@ -86,13 +92,13 @@ def iter_issues(path: str, limits: Limits = Limits(), schematrons: tuple[str, ..
                     f"{more} more problems in this file not shown (at most {MAX_ISSUES_PER_FILE} are)")
 
 
-def _findings(tree, data: bytes, schematrons: tuple[str, ...] = ()) -> Iterator[tuple]:
-    """(element or None, line, level, rule, message) from the schema, then the rules, then
-    the Schematron sources asked for."""
+def _findings(tree, data: bytes, corpus=None, schematrons: tuple[str, ...] = ()) -> Iterator[tuple]:
+    """(element or None, line, level, rule, message) from the schema, then the rules (pointers
+    into the shared files resolved in `corpus`), then the Schematron sources asked for."""
     for el, line, message in structure(tree, data):
         yield el, line, "error", "ZS-SCHEMA-001", message
     from pipeline.validate import rules
-    for el, level, rule, message in rules.check(tree):
+    for el, level, rule, message in rules.check(tree, corpus):
         yield el, 0, level, rule, message
     if schematrons:
         from pipeline.validate import schematron

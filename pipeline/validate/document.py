@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from pipeline.chars import glyph_kind
-from pipeline.constants import TEI, XML_ID, XML_LANG
+from pipeline.constants import SHARED_PREFIXES, TEI, XML_ID, XML_LANG
 from pipeline.validate.by_type import check_div
 
 _NOTE, _PERSNAME, _DIV, _BACK = f"{TEI}note", f"{TEI}persName", f"{TEI}div", f"{TEI}back"
@@ -21,6 +21,8 @@ _SHA256 = re.compile(r"[0-9a-f]{64}\Z")
 _TITLES = re.compile(r"main(?: work)?(?: juan)?\Z")
 _IDNOS = (["filename", "sha256"], ["filename", "sha256", "kanripo"])
 _MAPPINGS = ([], ["standard"], ["PUA"], ["normalized"], ["standard", "normalized"], ["PUA", "normalized"])
+_PRINTED_PARTS = frozenset(f"{TEI}{t}" for t in ("title", "editor", "edition", "date"))
+_PREFIX_DEFS = [(ident, f"{name}#$1") for ident, name in SHARED_PREFIXES.items()]
 _FRONT_KINDS = frozenset(("tiyao", "xu", "fanli", "xingshi", "mulu", "yuanmu", "yuzhi", "chuanshu", "front"))
 
 
@@ -61,7 +63,22 @@ def _check_header(h, out: list) -> None:
     titles = h.findall(f"{TEI}fileDesc/{TEI}titleStmt/{TEI}title")
     if titles and not _TITLES.match(" ".join(t.get("type") or "" for t in titles)):
         out.append((titles[0], "titleStmt has a main title, then optional work and juan titles, each once"))
-    bibl = h.find(f"{TEI}fileDesc/{TEI}sourceDesc/{TEI}bibl")
+    for ed in h.iterfind(f"{TEI}fileDesc/{TEI}titleStmt/{TEI}editor"):
+        org = ed.find(f"{TEI}orgName")
+        if (ed.get("role") == "compiler") != (org is not None) or \
+                (org is None) != bool(ed.get("ref") and ed.get(XML_LANG) and (ed.text or "").strip()) or \
+                (org is not None and (ed.get("ref") or (ed.text or "").strip() or (org.tail or "").strip())):
+            out.append((ed, "an editor is a commentator (role commentator: the name, @ref, @xml:lang) or the "
+                        "compilers (role compiler: an orgName alone)"))
+    bibls = h.findall(f"{TEI}fileDesc/{TEI}sourceDesc/{TEI}bibl")
+    kinds = [b.get("type") for b in bibls]
+    if bibls and kinds not in (["etext"], ["printed", "etext"]):
+        out.append((bibls[0], "sourceDesc has the printed edition's bibl (optional), then the e-text's"))
+    for b in bibls:
+        if b.get("type") == "printed" and (b.find(f"{TEI}edition") is None or any(
+                c.tag not in _PRINTED_PARTS for c in b)):
+            out.append((b, "the printed edition's bibl has title, editor, edition (required) and date only"))
+    bibl = h.find(f"{TEI}fileDesc/{TEI}sourceDesc/{TEI}bibl[@type='etext']")
     idnos = bibl.findall(f"{TEI}idno") if bibl is not None else []
     if len(idnos) >= 2:
         if [i.get("type") for i in idnos] not in _IDNOS:
@@ -73,11 +90,9 @@ def _check_header(h, out: list) -> None:
             out.append((idnos[2], "idno[@type='kanripo'] is a Kanripo id (KR1d0053)"))
     if bibl is not None and len(bibl) > len(idnos) + 2:          # a Kanripo source's header lines
         _bibl_notes(bibl, out)
-    for i, tax in enumerate(h.iterfind(f"{TEI}encodingDesc/{TEI}classDecl/{TEI}taxonomy")):
-        want, content = (("zs-types", f"{TEI}category"), ("siku", f"{TEI}desc"))[min(i, 1)]
-        first = next(tax.iterchildren("*"), None)
-        if tax.get(XML_ID) != want or first is None or first.tag != content:
-            out.append((tax, "the first taxonomy is zs-types, with categories; the second siku, with a desc"))
+    defs = h.findall(f"{TEI}encodingDesc/{TEI}listPrefixDef/{TEI}prefixDef")
+    if defs and [(d.get("ident"), d.get("replacementPattern")) for d in defs] != _PREFIX_DEFS:
+        out.append((defs[0], "listPrefixDef declares psn (persons.xml#$1), then cat (categories.xml#$1)"))
     ours = False                                # Kanripo's characters first, then ours
     for char in h.iterfind(f"{TEI}encodingDesc/{TEI}charDecl/{TEI}char"):
         prop = char.find(f"{TEI}localProp")
@@ -95,6 +110,8 @@ def _bibl_notes(bibl, out: list) -> None:
     numbered by its line."""
     seen_comment = False
     for note in bibl.iterchildren(_NOTE):
+        if note.get("type") == "provenance":
+            continue
         if note.get("type") == "properties":
             if seen_comment or note.get("n") is not None or not note.text:
                 out.append((note, "note[@type='properties'] comes once, before the comments, without @n, "

@@ -16,15 +16,16 @@ from lxml import etree
 from pipeline.chars import PUNCTUATION, UNUSUAL, WHITESPACE, glyph_kind
 from pipeline.constants import TEI, XML_ID
 from pipeline.matching import ABBREVIATED, agrees, matches, squeeze
+from pipeline.validate.shared import prefixed
 from pipeline.validate.spans import Spans
 
-POINTERS = ("target", "targetEnd", "corresp", "ref", "resp", "facs")
+POINTERS = ("target", "targetEnd", "corresp", "ref", "resp", "facs", "scheme")
 _POINTER_SET = frozenset(POINTERS)
 
 RULES = {
     "ZS-ID-001": "xml:id values are unique",
-    "ZS-PTR-001": "every pointer (@target, @targetEnd, @corresp, @ref, @resp, @facs) resolves to an xml:id in the file (@facs to a surface)",
-    "ZS-TYPE-001": "note @type and @subtype come from the taxonomy declared in the header",
+    "ZS-PTR-001": "every pointer (@target, @targetEnd, @corresp, @ref, @resp, @facs, @scheme) resolves to an xml:id in the file (@facs to a surface), or, through a prefix (psn:, cat:), in the corpus's shared file beside it (persons.xml, categories.xml)",
+    "ZS-TYPE-001": "note @type and @subtype come from the note taxonomy (zs-types) of the corpus's categories.xml (or of the header)",
     "ZS-SHU-001": "a 疏 lemma or sub-lemma agrees with the span it points at",
     "ZS-SHU-002": "a 疏 that quotes a lemma points at a span (unless marked detached)",
     "ZS-SHU-003": "a 疏's (or sub-lemma's) @corresp lists every piece of its span, from @target's to @targetEnd's, in document order",
@@ -49,7 +50,9 @@ _SUSPECT = re.compile("[" + UNUSUAL + "]")
 _GLOSS_BUDGET = 64
 
 
-def check(tree) -> Iterator[tuple]:
+def check(tree, corpus=None) -> Iterator[tuple]:
+    """The rules' findings on `tree`; `corpus` (shared.Corpus) holds the shared files beside it,
+    which psn: and cat: pointers and the note types resolve in."""
     root = tree.getroot()
     body = root.find(f"{TEI}text/{TEI}body")
     w = _Walk(root, body)
@@ -63,8 +66,8 @@ def check(tree) -> Iterator[tuple]:
                 continue
             line = first[v].sourceline
             yield el, "error", "ZS-ID-001", f"duplicate xml:id {v!r}" + (f" (first on line {line})" if line else "")
-    yield from _pointers(root, w.pointers, index)
-    yield from _types(root, w.note_values)
+    yield from _pointers(root, w.pointers, index, corpus)
+    yield from _types(root, w.note_values, corpus)
     if body is None:
         return
     whole = _TEXT(body)
@@ -167,14 +170,25 @@ _SURFACE, _G = f"{TEI}surface", f"{TEI}g"
 # A link to another file (a work's table of contents to the TEI of a 卷), not a pointer into
 # this one: the schema gives its form (a file name beside this one).
 _REF = f"{TEI}ref"
+_LICENCE = f"{TEI}licence"                  # its @target is the licence's URL
 _TEXT = etree.XPath("string()")
 
 
-def _pointers(root, found: dict[str, set[str]], ids: dict) -> Iterator[tuple]:
+def _unresolved(ref: str, ids: dict, corpus) -> str | None:
+    """Why the pointer `ref` does not resolve, or None: "#x" in this file, "psn:x" (a prefix of
+    constants.SHARED_PREFIXES) in that shared file of the corpus."""
+    if ref[:1] == "#":
+        return None if ref[1:] in ids else "does not resolve to an xml:id in this file"
+    if corpus is not None and prefixed(ref):
+        return corpus.resolve(ref)
+    return "does not resolve to an xml:id in this file"
+
+
+def _pointers(root, found: dict[str, set[str]], ids: dict, corpus=None) -> Iterator[tuple]:
     for attr, vals in found.items():
         simple = {v[1:] for v in vals if v[:1] == "#" and " " not in v}
         bad = {v for v in vals if v[:1] != "#" or " " in v} if len(simple) != len(vals) else set()
-        bad = {v for v in bad if not all(r.startswith("#") and r[1:] in ids for r in v.split())}
+        bad = {v for v in bad if any(_unresolved(r, ids, corpus) for r in v.split())}
         bad |= {"#" + x for x in simple.difference(ids)}
         # a page's @facs names its surface (a hundred pages a file: one look-up each)
         elsewhere = {"#" + x for x in simple if x in ids and ids[x].tag != _SURFACE} if attr == "facs" else ()
@@ -184,15 +198,17 @@ def _pointers(root, found: dict[str, set[str]], ids: dict) -> Iterator[tuple]:
             v = el.get(attr)
             if v in elsewhere:
                 yield (el, "error", "ZS-PTR-001", f"@facs {v!r} does not point at a surface of the facsimile")
-            elif v in bad and el.tag != _REF:
+            elif v in bad and el.tag != _REF and el.tag != _LICENCE:
                 for ref in v.split():
-                    if not ref.startswith("#") or ref[1:] not in ids:
-                        yield (el, "error", "ZS-PTR-001",
-                               f"@{attr} {ref!r} does not resolve to an xml:id in this file")
+                    why = _unresolved(ref, ids, corpus)
+                    if why:
+                        yield (el, "error", "ZS-PTR-001", f"@{attr} {ref!r} {why}")
 
 
-def _types(root, used: set[tuple[str, str]]) -> Iterator[tuple]:
+def _types(root, used: set[tuple[str, str]], corpus=None) -> Iterator[tuple]:
     declared = {c.get(XML_ID) for c in root.iterfind(f"{TEI}teiHeader//{TEI}taxonomy//{TEI}category")}
+    shared = corpus.note_types() if corpus is not None else None
+    declared |= shared or set()
     if all(v in declared for _, v in used):
         return
     for el in root.iterfind(f"{TEI}text//{TEI}note"):

@@ -100,6 +100,11 @@ class _Reader(Blocks):
         col = len(raw) - len(raw.lstrip(_WS)) + 1
         pos = Pos(n, col)
         kind = self.furniture.get(n)
+        if kind == "source" and n == next(iter(self.lines)):
+            # a website's provenance line above the page: the e-text's bibl in the header, kept
+            # there as printed (its parentheses too); the lossless check reads it from there
+            self.b.provenance.append(s)
+            return
         if kind or n in self.headings or (self.b.by_closing and CLOSING.match(s)):
             self._structure(n, s, pos, kind)
             return
