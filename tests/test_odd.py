@@ -191,10 +191,10 @@ def test_odd_agrees_with_the_xsd():
 
 
 def test_the_comparison_sees_every_element_and_value():
-    """The models are not empty by accident: all 71 elements, and the value lists the writer
+    """The models are not empty by accident: all 82 elements, and the value lists the writer
     relies on."""
     xsd, odd = xsd_model(XSD), odd_model(ODD, _rng())
-    assert len(xsd) == len(odd) == 71
+    assert len(xsd) == len(odd) == 82
     assert odd["note"]["place"].values == {"inline"}
     assert {"jing", "translation", "kaozheng"} == odd["ab"]["type"].values == xsd["ab"]["type"].values
     assert xsd["note"]["type"].open and odd["note"]["type"].values >= xsd["note"]["type"].values
@@ -206,10 +206,19 @@ def test_note_values_are_the_taxonomy():
     header's own notes (a Kanripo source's properties and comments) are not layers."""
     odd = odd_model(ODD, None)
     declared = {cid for cid, _ in TAXONOMY}
-    assert odd["note"]["type"].values - {"properties", "comment"} <= declared
+    assert odd["note"]["type"].values - {"properties", "comment", "provenance"} <= declared
     assert odd["note"]["subtype"].values <= declared
     assert set(CATEGORY_IDS) <= odd["note"]["subtype"].values
     assert "yishu" in odd["note"]["type"].values
+
+
+def test_the_type_rule_lists_the_shared_taxonomy():
+    """ZS-TYPE-001 in the ODD's Schematron (which cannot open categories.xml) lists exactly the
+    categories the shared file declares."""
+    root = etree.parse(str(ODD)).getroot()
+    let = root.find(".//{http://purl.oclc.org/dsdl/schematron}let[@name='categories']")
+    listed = re.findall(r"'([^']+)'", let.get("value"))
+    assert listed == [cid for cid, _ in TAXONOMY]
 
 
 def test_every_element_has_one_elementspec():
