@@ -485,7 +485,8 @@ def test_yishu_seed_pages(tmp_path, name):
         h = a.get("href")
         assert resolves(h, present), h
     assert {e.get("data-layer") for e in doc.iter() if e.get("data-layer")} <= LAYERS
-    blocks = [n for n in body.iter(f"{{{TEI}}}note") if n.get("type") in ("yishu", "an") and n.get("place") != "inline"]
+    blocks = [n for n in body.iter(f"{{{TEI}}}note") if n.get("type") in ("yishu", "an")
+              and n.getparent().tag == f"{{{TEI}}}div"]          # a block: a child of a div
     asides = [a for a in doc.iter("aside") if a.get("data-layer") in ("yishu", "an")]
     assert [a.get("id") for a in asides] == [n.get(XML_ID) for n in blocks]
     parent = {c: p for p in doc.iter() for c in p}
