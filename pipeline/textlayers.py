@@ -7,7 +7,6 @@ from lxml import etree
 
 from pipeline.chars import WHITESPACE_CLASS, lossless_form
 from pipeline.constants import TEI
-from pipeline.tei.markup import person
 
 LAYERS = ("all", "jing", "zhu", "yinyi", "shu", "yishu", "an", "textual", "translation")
 
@@ -63,6 +62,8 @@ def layer_lines(root, layer: str, category: str | None = None, resp: str | None 
     if category:
         path += f"[@subtype='{category}']" if layer == "yishu" else f"[ancestor-or-self::t:note[@subtype='{category}']]"
     if resp:
+        # imported here: the CLI loads this module for LAYERS, and `validate` must not load the writer
+        from pipeline.tei.markup import person
         who = person(resp)
         els = [d for e in root.xpath(path, namespaces=_NS)
                for d in ([e] if _credited(e, who) else [d for d in e.iterdescendants("*") if _credited(d, who)])]

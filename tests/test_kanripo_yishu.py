@@ -50,10 +50,12 @@ def q(root, path):
 def blocks(root):
     """(category, label, [(resp, text)]) of each 義疏 block, in order."""
     out = []
-    for n in q(root, "//t:body//t:note[@type='yishu' or @type='an'][not(@place)]"):
+    for n in q(root, "//t:body//t:div/t:note[@type='yishu' or @type='an']"):    # blocks: children of a div
         label = "".join(n.xpath("string(t:label)", namespaces=NS).split())
-        quotes = [(p.get("resp", "").lstrip("#"), "".join("".join(p.itertext()).split()))
-                  for p in n.xpath("t:p", namespaces=NS)]
+        # who said it is the cit's author (a p: words nobody is named for)
+        quotes = [(p.xpath("string(t:bibl/t:author/@ref)", namespaces=NS).lstrip("#"),
+                   "".join("".join(p.itertext()).split()))
+                  for p in n.xpath("t:cit|t:p", namespaces=NS)]
         out.append((n.get("subtype") or n.get("type"), label, quotes))
     return out
 
@@ -105,7 +107,7 @@ def test_liji_commentary_paragraphs_and_scholars():
     assert [r for r, _ in got[0][2]] == ["kongyingda", "wucheng"]
     # U+3000 separates scholars; 孔氏 / 穎達曰 runs over the line end; 又曰 is 朱子 again
     assert [r for r, _ in got[1][2]] == ["zhengxuan", "kongyingda", "zhuxi", "zhuxi"]
-    assert q(root, "string((//t:body//t:persName)[4])") == "孔氏穎達"
+    assert q(root, "string((//t:body//t:cit/t:bibl/t:author[node()])[4])") == "孔氏穎達"
     assert got[1][2][3][1] == "又曰出告反面孝子不忘親也案朱子此說本於鄭注"
     # a scholar at the head of an indented line goes on with the paragraph before
     assert [r for r, _ in got[2][2]] == ["xionganshen", "zhuxi"]

@@ -133,18 +133,25 @@ def test_yishu_blocks_written_in_one_string_read_back_as_the_model():
         w.out = []
         w.yishu(b)
         note = etree.fromstring("".join(w.out))
-        ps = note.findall("p")
+        ps = [c for c in note if c.tag in ("cit", "p")]
         assert len(ps) == len(quotes)
         label = note.find("label")
         assert (label is not None and _text_of(label) == b.label) or (label is None and not b.label)
         for p, q in zip(ps, quotes):
-            assert p.get("resp") == (f"#{q.resp}" if q.resp else None)
-            name = p.find("persName")
+            assert p.get("resp") is None               # who said it is never @resp
+            words = "".join(x if isinstance(x, str) else x.text for x in q.parts)
+            if not (q.who or q.verb or q.resp):        # words nobody is named for
+                assert p.tag == "p" and _text_of(p) == words
+                continue
+            bibl, quote = p
+            assert p.tag == "cit" and bibl.tag == "bibl" and quote.tag == "quote"
+            name = bibl.find("author")
             assert (name is not None and _text_of(name) == q.who and
                     name.get("ref") == (f"#{q.resp}" if q.resp else None)) or \
-                (name is None and not q.who)
-            assert _text_of(p) == q.who + q.verb + "".join(x if isinstance(x, str) else x.text
-                                                           for x in q.parts)
+                (name is None and not q.who and not q.resp) or \
+                (name is not None and not q.who and _text_of(name) == "" and name.get("ref") == f"#{q.resp}")
+            assert _text_of(bibl) == q.who + q.verb and _text_of(quote) == words
+            assert _text_of(p) == q.who + q.verb + words
 
 
 def test_label_search_only_where_it_can_match():

@@ -19,8 +19,8 @@ def test_unknown_scholar_is_declared_and_reported():
     people = root.xpath("//t:person/@xml:id", namespaces=NS)
     assert "zhengxuan" in people and "zs.某甲" in people
     assert any(i.rule == "ZS-CONV-SCHOLAR" and "某氏甲" in i.message for i in report.warnings)
-    ps = root.xpath("//t:note[@subtype='tonglun']/t:p", namespaces=NS)
-    assert ps[0].get("resp") == "#zs.某甲"
+    cits = root.xpath("//t:note[@subtype='tonglun']/t:cit", namespaces=NS)
+    assert cits[0].find("t:bibl/t:author", NS).get("ref") == "#zs.某甲"
     assert layer_lines(root, "jing") == ["惟王建国辨方正位"]
 
 
@@ -32,7 +32,7 @@ def test_category_glued_after_another_and_after_jing_punctuated():
     assert report.layout == "yishu"
     assert layer_lines(root, "jing") == ["凡祭祀，赞玉齍。"]
     assert [n.get("subtype") or n.get("type") for n in
-            root.xpath("//t:body//t:note[not(@place)]", namespaces=NS)] == ["zhengyi", "cunyi", "an"]
+            root.xpath("//t:body//t:div/t:note", namespaces=NS)] == ["zhengyi", "cunyi", "an"]
     assert layer_lines(root, "yishu", category="cunyi") == ["存疑：贾氏公彦曰：「未详。」"]
 
 
@@ -63,7 +63,7 @@ def test_a_closing_glued_to_a_commentary_line_closes_its_section():
     root, _ = convert(text)
     # closings with no section title above them to close stay furniture
     assert root.xpath("//t:fw/text()", namespaces=NS) == ["右遭喪", "右賓死"]
-    assert [p.xpath("string()") for p in root.xpath("//t:note/t:p", namespaces=NS)] == \
+    assert [p.xpath("string()") for p in root.xpath("//t:note/t:cit", namespaces=NS)] == \
         ["鄭氏康成曰遭喪謂主國君薨也", "敖氏繼公曰此言賓死之禮"]
     assert layer_lines(root, "jing") == ["聘遭喪將命于大夫", "賓入竟而死遂也"]
 

@@ -276,17 +276,17 @@ YISHU_BODY = """<div type="juan" xml:id="d1">
 <head type="section" xml:id="d2.h">聘礼第八之四</head>
 <div type="section" xml:id="d3">
 <ab type="jing" xml:id="u1"><seg xml:id="u1.j1">聘遭丧入竟则遂也</seg><note type="yinyi" place="inline" xml:id="u1.n1"><term>竟</term><seg type="zhiyin">音境</seg></note><note type="textual" place="inline" xml:id="u1.n2">注今文赴作讣</note><note type="an" place="inline" xml:id="u1.n3">案疑衍</note><note type="xiaozhu" place="inline" xml:id="u1.n4">小注</note><note type="shu" subtype="quoted" place="inline" xml:id="u1.n5" resp="#jiagongyan">贾疏始死</note></ab>
-<note type="yishu" subtype="zhengyi" xml:id="u1.c1" target="#u1"><label type="category">正义</label><p xml:id="u1.c1.q1" resp="#zhengxuan"><persName ref="#zhengxuan">郑氏康成</persName>曰遭丧主国君薨也<note type="shu" subtype="quoted" place="inline" xml:id="u1.c1.n1" resp="#jiagongyan">贾疏文八年</note><note type="yinyi" place="inline" xml:id="u1.c1.n2"><term>薨</term><seg type="fanqie">呼肱反</seg></note></p><p xml:id="u1.c1.q2" resp="#zs.刘智"><persName ref="#zs.刘智">刘氏智</persName>曰是也<g ref="#zs-g25AF" type="placeholder">▯</g></p><p xml:id="u1.c1.q3">无名之言</p></note>
+<note type="yishu" subtype="zhengyi" place="inline" xml:id="u1.c1" target="#u1"><label type="category">正义</label><cit xml:id="u1.c1.q1"><bibl><author ref="#zhengxuan">郑氏康成</author>曰</bibl><quote>遭丧主国君薨也<note type="shu" subtype="quoted" place="inline" xml:id="u1.c1.n1" resp="#jiagongyan">贾疏文八年</note><note type="yinyi" place="inline" xml:id="u1.c1.n2"><term>薨</term><seg type="fanqie">呼肱反</seg></note></quote></cit><cit xml:id="u1.c1.q2"><bibl><author ref="#zs.刘智">刘氏智</author>曰</bibl><quote>是也<g ref="#zs-g25AF" type="placeholder">▯</g></quote></cit><p xml:id="u1.c1.q3">无名之言</p></note>
 <ab type="translation" xml:id="t1" corresp="#u1" xml:lang="zh-Hans"><label type="mark">译</label>出使遇到丧事<note type="textual" place="inline" xml:id="t1.n1">今文</note></ab>
 <fw type="title" subtype="repeat" xml:id="fw3" sameAs="#d1.h">钦定仪礼义疏卷十八</fw>
-<note type="yishu" subtype="zhengyi" xml:id="u1.c2" target="#u1" prev="#u1.c1"><p xml:id="u1.c2.q1">续前页</p></note>
-<note type="yishu" subtype="cunyi" xml:id="u1.c3" target="#u1"><label type="category">存疑</label><p xml:id="u1.c3.q1">疑</p></note>
-<note type="an" xml:id="u1.c4" target="#u1"><label type="category">案</label><p xml:id="u1.c4.q1">不筵几<note type="an" place="inline" xml:id="u1.c4.n1">案小</note></p></note>
+<note type="yishu" subtype="zhengyi" place="inline" xml:id="u1.c2" target="#u1" prev="#u1.c1"><p xml:id="u1.c2.q1">续前页</p></note>
+<note type="yishu" subtype="cunyi" place="inline" xml:id="u1.c3" target="#u1"><label type="category">存疑</label><p xml:id="u1.c3.q1">疑</p></note>
+<note type="an" place="inline" xml:id="u1.c4" target="#u1"><label type="category">案</label><p xml:id="u1.c4.q1">不筵几<note type="an" place="inline" xml:id="u1.c4.n1">案小</note></p></note>
 <ab type="translation" subtype="copy" xml:id="t2" corresp="#u1.c4" xml:lang="zh-Hans">不筵几</ab>
 <trailer xml:id="d3.t">右遭丧</trailer>
 </div>
 <div type="section" xml:id="d4">
-<note type="yishu" subtype="detached" xml:id="u1.c5"><p xml:id="u1.c5.q1">前卷之末</p></note>
+<note type="yishu" subtype="detached" place="inline" xml:id="u1.c5"><p xml:id="u1.c5.q1">前卷之末</p></note>
 <ab type="jing" xml:id="u2"><seg xml:id="u2.j1">君薨</seg></ab>
 <trailer xml:id="d4.t">右聘君薨</trailer>
 </div>
@@ -455,9 +455,9 @@ def test_yishu_legend(yishu_page):
 def test_yishu_foreign_pointers_are_dropped(tmp_path):
     body = ('<div type="juan" xml:id="d1">'
             '<ab type="jing" xml:id="u1"><seg xml:id="u1.j1">天</seg></ab>'
-            '<note type="yishu" subtype="zhengyi" xml:id="u1.c1" target="javascript:alert(1)" prev="http://evil/#u1">'
-            '<p xml:id="u1.c1.q1" resp="javascript:alert(2)"><persName ref="http://evil/#zhengxuan">郑氏</persName>曰'
-            '<note type="shu" subtype="quoted" place="inline" xml:id="u1.c1.n1" resp="http://evil/">疏</note></p></note>'
+            '<note type="yishu" subtype="zhengyi" place="inline" xml:id="u1.c1" target="javascript:alert(1)" prev="http://evil/#u1">'
+            '<cit xml:id="u1.c1.q1"><bibl><author ref="http://evil/#zhengxuan">郑氏</author>曰</bibl><quote>'
+            '<note type="shu" subtype="quoted" place="inline" xml:id="u1.c1.n1" resp="http://evil/">疏</note></quote></cit></note>'
             '<ab type="translation" xml:id="t1" corresp="javascript:alert(3)" xml:lang="zh-Hans">天</ab>'
             '<fw type="title" subtype="repeat" xml:id="fw1" sameAs="http://evil/#d1">卷</fw></div>')
     text, doc = render_one(tmp_path, yishu_tei(body))
@@ -485,7 +485,8 @@ def test_yishu_seed_pages(tmp_path, name):
         h = a.get("href")
         assert resolves(h, present), h
     assert {e.get("data-layer") for e in doc.iter() if e.get("data-layer")} <= LAYERS
-    blocks = [n for n in body.iter(f"{{{TEI}}}note") if n.get("type") in ("yishu", "an") and n.get("place") != "inline"]
+    blocks = [n for n in body.iter(f"{{{TEI}}}note") if n.get("type") in ("yishu", "an")
+              and n.getparent().tag == f"{{{TEI}}}div"]          # a block: a child of a div
     asides = [a for a in doc.iter("aside") if a.get("data-layer") in ("yishu", "an")]
     assert [a.get("id") for a in asides] == [n.get(XML_ID) for n in blocks]
     parent = {c: p for p in doc.iter() for c in p}

@@ -37,8 +37,9 @@ def convert_and_validate(path, tmp_path):
 
 
 def declared_glyphs(root) -> set[str]:
-    return {"#" + g.get("{http://www.w3.org/XML/1998/namespace}id")
-            for g in root.iter(TEI + "glyph")}
+    """The characters the writer declared for its <g>s: a char of charDecl saying what it is."""
+    return {"#" + c.get("{http://www.w3.org/XML/1998/namespace}id")
+            for c in root.iter(TEI + "char") if c.find(TEI + "localProp").get("name") == "name"}
 
 
 def chars_outside_g(root, pred) -> list[str]:

@@ -203,9 +203,16 @@ def _no_ref_on_g(r):
     del one(r, "//t:g").attrib["ref"]
 
 
-def _g_in_gap_desc(r):
-    # TEI's <desc> does not admit <g>: our schema must not either
-    one(r, "//t:gap/t:desc").append(el("g", "?", ref="#zs-g003F"))
+def _desc_in_gap(r):
+    # the edition's printed words (阙。) are text beside the gap, never the encoder's desc
+    gap = one(r, "//t:seg[@type='que']/t:gap")
+    gap.append(el("desc", gap.tail, type="que"))
+    gap.tail = None
+
+
+def _g_in_lacuna_gap(r):
+    # the gap states the loss and holds nothing (TEI's desc would not admit a g either)
+    one(r, "//t:seg[@type='que']/t:gap").append(el("g", "?", ref="#zs-g003F"))
 
 
 def _head_after_ab(r):
@@ -261,7 +268,7 @@ def _root_lang(r):
 
 
 def _glyph_id(r):
-    one(r, "//t:glyph").set(XML_ID, "glyph1")
+    one(r, "//t:charDecl/t:char[t:localProp[@name='name']]").set(XML_ID, "glyph1")
 
 
 def _version(r):
@@ -301,7 +308,8 @@ MUTATIONS = {
     "xsi:schemaLocation": _attr("//t:text", "{http://www.w3.org/2001/XMLSchema-instance}schemaLocation",
                                 "http://www.tei-c.org/ns/1.0 http://127.0.0.1:9/x.xsd"),
     "event-handler attribute": _attr("//t:p", "onclick", "alert(1)"),
-    "place on a shu note": _attr("//t:note[@type='shu']", "place", "inline"),
+    "no place on a shu note": lambda r: one(r, "//t:note[@type='shu']").attrib.pop("place"),
+    "place other than inline on a shu note": _attr("//t:note[@type='shu']", "place", "foot"),
     "subtype on an inline note": _attr("//t:note[@type='zhu']", "subtype", "x"),
     "unknown ab type": _attr("//t:ab", "type", "zhu"),
     "unknown note type in ab": _attr("//t:note[@type='zhu']", "type", "jian"),
@@ -316,7 +324,8 @@ MUTATIONS = {
     "missing type on ab": _no_type_on_ab,
     "two characters in g": _two_chars_in_g,
     "g without ref": _no_ref_on_g,
-    "g in gap/desc": _g_in_gap_desc,
+    "desc in a lacuna's gap": _desc_in_gap,
+    "g in a lacuna's gap": _g_in_lacuna_gap,
     "head after the blocks": _head_after_ab,
     "p inside ab": _p_inside_ab,
     "unknown seg type": _seg_type,
@@ -392,11 +401,11 @@ def forward_document(example) -> etree._Element:
     one(root, "//t:ab/t:seg").append(el("anchor", xml_id="u1.a1"))
     zhu = one(root, "//t:note[@type='zhu']")
     zhu.insert(0, el("anchor", xml_id="u1.a2"))
-    cit = el("cit", resp="#zhengxuan")
-    cit.append(el("quote", "引文"))
+    cit = el("cit")
     cit.append(el("bibl", "《王制》"))
+    cit.append(el("quote", "引文"))
     zhu.append(cit)
-    zhu.append(el("quote", "q", resp="#zhengxuan"))
+    zhu.append(el("quote", "q", corresp="#u1.j1"))
     # a 疏 spanning two anchors, detached, with quotes in and between paragraphs
     shu = one(root, "//t:note[@type='shu']")
     shu.set("target", "#u1.a1")
@@ -405,7 +414,7 @@ def forward_document(example) -> etree._Element:
     shu.set("corresp", "#u1 #u2")
     p = one(shu, "t:p")
     p.append(el("anchor", xml_id="u1.s1.a1"))
-    p.append(el("quote", "q", resp="#zhengxuan"))
+    p.append(el("quote", "q"))
     shu.append(el("quote", "q"))
     # div-level: page furniture, a translation, a translator's note, quotations, a section
     div.insert(1, el("fw", "卷三十八", type="header", n="1"))
@@ -415,11 +424,15 @@ def forward_document(example) -> etree._Element:
         el("p", "译文", xml_id="t.p1", corresp="#u1.j1", xml_lang="zh-Hans"),
         el("note", "译注", type="translation", subtype="gloss", xml_id="t.n1", resp="#zhengxuan",
            target="#u1.j1", corresp="#u1", xml_lang="zh-Hans"),
-        el("quote", "q", xml_id="q1", resp="#zhengxuan"),
+        el("quote", "q", xml_id="q1", corresp="#u1"),
     ]
     n = blocks[3]
     n.append(el("p", "para"))
-    blocks.append(el("cit", resp="#zhengxuan"))
+    blocks.append(el("cit", xml_id="c1"))
+    bibl = el("bibl")
+    bibl.append(el("author", "郑氏", ref="#zhengxuan"))
+    bibl[0].tail = "曰"
+    blocks[-1].append(bibl)
     blocks[-1].append(el("quote", "q"))
     section = el("div", type="section", n="一", xml_id="d1.1", corresp="#d1", xml_lang="lzh")
     section.append(el("head", "章", type="section", xml_id="d1.1.h"))
@@ -517,10 +530,10 @@ YISHU_DOC = """<?xml version="1.0" encoding="UTF-8"?>
       <taxonomy xml:id="siku"><desc>四庫全書總目: 部, 類, 屬</desc></taxonomy>
     </classDecl>
     <charDecl>
-      <glyph xml:id="zs-g25AF">
+      <char xml:id="zs-g25AF">
         <localProp name="name" value="placeholder for a missing character"/>
-        <mapping type="standard">▯</mapping>
-      </glyph>
+        <desc>the e-text prints ▯ (U+25AF) where a character is missing; which character is not known</desc>
+      </char>
     </charDecl>
   </encodingDesc>
   <profileDesc>
@@ -563,27 +576,27 @@ YISHU_DOC = """<?xml version="1.0" encoding="UTF-8"?>
 <fw type="catalogue" xml:id="fw3">&lt;经部,礼类,仪礼之属,钦定仪礼义疏&gt;</fw>
 <div type="section" xml:id="d2">
 <ab type="jing" xml:id="u1"><seg xml:id="u1.j1">聘遭丧入竟则遂也</seg><note type="yinyi" place="inline" xml:id="u1.n1"><term>竟</term><seg type="zhiyin">音境</seg>下并同</note><note type="textual" place="inline" xml:id="u1.n2">注今文赴作讣</note><note type="an" place="inline" xml:id="u1.n3">案<g ref="#zs-g25AF" type="placeholder">▯</g>疑衍</note><note type="xiaozhu" place="inline" xml:id="u1.n4" resp="#zhengxuan">郑氏康成曰遂犹因也</note><note type="shu" subtype="quoted" place="inline" xml:id="u1.n5" resp="#jiagongyan">贾疏始死不忍异于生</note><label type="mark" xml:id="u1.m1">经</label></ab>
-<note type="yishu" subtype="zhengyi" xml:id="u1.c1" target="#u1"><label type="category">正义：</label><p xml:id="u1.c1.q1" resp="#zhengxuan"><persName ref="#zhengxuan">郑氏康成</persName>曰：遭丧，主国君薨也。<note type="yinyi" place="inline" xml:id="u1.c1.n1"><term>薨</term>，<seg type="fanqie">呼肱反</seg></note></p><p xml:id="u1.c1.q2" resp="#zs.刘智"><persName ref="#zs.刘智">刘氏智</persName>曰：<note type="shu" subtype="quoted" place="inline" xml:id="u1.c1.n2" resp="#jiagongyan">贾疏文八年天王崩</note>其说<g ref="#zs-g25AF" type="placeholder">▯</g>是也<note type="textual" place="inline" xml:id="u1.c1.n3">監本作是</note><note type="an" place="inline" xml:id="u1.c1.n4">案此句衍</note><note type="xiaozhu" place="inline" xml:id="u1.c1.n5">小注</note></p><p xml:id="u1.c1.q3">无名之言</p></note>
+<note type="yishu" subtype="zhengyi" place="inline" xml:id="u1.c1" target="#u1"><label type="category">正义：</label><cit xml:id="u1.c1.q1"><bibl><author ref="#zhengxuan">郑氏康成</author>曰：</bibl><quote>遭丧，主国君薨也。<note type="yinyi" place="inline" xml:id="u1.c1.n1"><term>薨</term>，<seg type="fanqie">呼肱反</seg></note></quote></cit><cit xml:id="u1.c1.q2"><bibl><author ref="#zs.刘智">刘氏智</author>曰：</bibl><quote><note type="shu" subtype="quoted" place="inline" xml:id="u1.c1.n2" resp="#jiagongyan">贾疏文八年天王崩</note>其说<g ref="#zs-g25AF" type="placeholder">▯</g>是也<note type="textual" place="inline" xml:id="u1.c1.n3">監本作是</note><note type="an" place="inline" xml:id="u1.c1.n4">案此句衍</note><note type="xiaozhu" place="inline" xml:id="u1.c1.n5">小注</note></quote></cit><p xml:id="u1.c1.q3">无名之言</p></note>
 <ab type="translation" xml:id="t1" corresp="#u1" xml:lang="zh-Hans"><label type="mark">译</label>出使遇到丧事<note type="yinyi" place="inline" xml:id="t1.n1"><term>竟</term><seg type="zhiyin">音境</seg></note>，<g ref="#zs-g25AF" type="placeholder">▯</g>就继续。</ab>
-<note type="yishu" subtype="bianzheng" xml:id="u1.c2" target="#u1"><p xml:id="u1.c2.q1">辨</p></note>
+<note type="yishu" subtype="bianzheng" place="inline" xml:id="u1.c2" target="#u1"><p xml:id="u1.c2.q1">辨</p></note>
 <fw type="header" subtype="repeat" xml:id="fw4" sameAs="#fw2">钦定四库全书</fw>
-<note type="yishu" subtype="bianzheng" xml:id="u1.c3" target="#u1" prev="#u1.c2"><p xml:id="u1.c3.q1">续</p></note>
-<note type="an" xml:id="u1.c4" target="#u1"><label type="category">案</label><p xml:id="u1.c4.q1">不筵几<note type="an" place="inline" xml:id="u1.c4.n1">案小</note></p></note>
+<note type="yishu" subtype="bianzheng" place="inline" xml:id="u1.c3" target="#u1" prev="#u1.c2"><p xml:id="u1.c3.q1">续</p></note>
+<note type="an" place="inline" xml:id="u1.c4" target="#u1"><label type="category">案</label><p xml:id="u1.c4.q1">不筵几<note type="an" place="inline" xml:id="u1.c4.n1">案小</note></p></note>
 <ab type="translation" subtype="copy" xml:id="t2" corresp="#u1.c4" xml:lang="zh-Hans">不筵几</ab>
-<note type="yishu" subtype="tonglun" xml:id="u1.c5" target="#u1"><p xml:id="u1.c5.q1">通</p></note>
-<note type="yishu" subtype="yulun" xml:id="u1.c6" target="#u1"><p xml:id="u1.c6.q1">餘</p></note>
-<note type="yishu" subtype="cunyi" xml:id="u1.c7" target="#u1"><p xml:id="u1.c7.q1">疑</p></note>
-<note type="yishu" subtype="cunyi2" xml:id="u1.c8" target="#u1"><p xml:id="u1.c8.q1">異</p></note>
-<note type="yishu" subtype="zonglun" xml:id="u1.c9" target="#u1"><p xml:id="u1.c9.q1">總</p></note>
+<note type="yishu" subtype="tonglun" place="inline" xml:id="u1.c5" target="#u1"><p xml:id="u1.c5.q1">通</p></note>
+<note type="yishu" subtype="yulun" place="inline" xml:id="u1.c6" target="#u1"><p xml:id="u1.c6.q1">餘</p></note>
+<note type="yishu" subtype="cunyi" place="inline" xml:id="u1.c7" target="#u1"><p xml:id="u1.c7.q1">疑</p></note>
+<note type="yishu" subtype="cunyi2" place="inline" xml:id="u1.c8" target="#u1"><p xml:id="u1.c8.q1">異</p></note>
+<note type="yishu" subtype="zonglun" place="inline" xml:id="u1.c9" target="#u1"><p xml:id="u1.c9.q1">總</p></note>
 <trailer xml:id="d2.t">右遭丧</trailer>
 <fw type="title" subtype="repeat" xml:id="fw5" sameAs="#d1.h">钦定仪礼义疏卷十八</fw>
 </div>
 <div type="section" xml:id="d3">
 <head type="section" xml:id="d3.h">聘礼第八之四</head>
-<note type="yishu" subtype="detached" xml:id="u1.c10"><p xml:id="u1.c10.q1">前卷之末</p></note>
+<note type="yishu" subtype="detached" place="inline" xml:id="u1.c10"><p xml:id="u1.c10.q1">前卷之末</p></note>
 <ab type="translation" xml:id="t3" corresp="#fw3" xml:lang="zh-Hans">经部</ab>
 <ab type="jing" xml:id="u2"><seg xml:id="u2.j1">君薨</seg></ab>
-<note type="an" xml:id="u2.c1" target="#u2"><p xml:id="u2.c1.q1" resp="#zhengxuan">案</p></note>
+<note type="an" place="inline" xml:id="u2.c1" target="#u2"><cit xml:id="u2.c1.q1"><bibl><author ref="#zhengxuan"/>又曰</bibl><quote>案</quote></cit></note>
 <ab type="translation" xml:id="t4" xml:lang="zh-Hans">无所对应</ab>
 <trailer xml:id="d3.t">右聘君薨</trailer>
 </div>
@@ -614,14 +627,17 @@ def test_yishu_document_uses_every_new_construct(yishu_doc):
     r = yishu_doc.getroot()
     subtypes = {n.get("subtype") for n in r.xpath("//t:note[@type='yishu']", namespaces=N)}
     assert subtypes == {"zhengyi", "bianzheng", "tonglun", "yulun", "cunyi", "cunyi2", "zonglun", "detached"}
-    for path in ("//t:note[@type='an'][not(@place)]/t:label[@type='category']",
+    for path in ("//t:div/t:note[@type='an'][@place='inline']/t:label[@type='category']",
                  "//t:note[@type='yishu'][@prev]",
                  "//t:ab[@type='jing']/t:note[@type='textual']", "//t:ab[@type='jing']/t:note[@type='an']",
                  "//t:ab[@type='jing']/t:note[@type='xiaozhu'][@resp]",
                  "//t:ab[@type='jing']/t:note[@type='shu'][@subtype='quoted'][@resp]",
-                 "//t:p/t:note[@type='yinyi']/t:seg", "//t:p/t:note[@type='shu'][@subtype='quoted']",
-                 "//t:p/t:note[@type='textual']", "//t:p/t:note[@type='an']", "//t:p/t:note[@type='xiaozhu']",
-                 "//t:p/t:persName[@ref='#zs.刘智']", "//t:p[@resp='#zs.刘智']",
+                 "//t:quote/t:note[@type='yinyi']/t:seg", "//t:quote/t:note[@type='shu'][@subtype='quoted']",
+                 "//t:quote/t:note[@type='textual']", "//t:quote/t:note[@type='an']",
+                 "//t:quote/t:note[@type='xiaozhu']",
+                 "//t:note[@type='an']/t:p/t:note[@type='an']",
+                 "//t:cit[@xml:id]/t:bibl[t:author[@ref='#zs.刘智']]/following-sibling::t:quote",
+                 "//t:cit/t:bibl/t:author[@ref][not(node())]", "//t:note[@type='yishu']/t:cit/following-sibling::t:p",
                  "//t:ab[@type='translation'][@subtype='copy']", "//t:ab[@type='translation']/t:label[@type='mark']",
                  "//t:ab[@type='translation']/t:note[@type='yinyi']",
                  "//t:fw[@subtype='repeat'][@sameAs='#d1.h']", "//t:fw[@sameAs='#fw2']",
@@ -679,37 +695,54 @@ YISHU_MUTATIONS = {
     "yishu note with an unknown subtype": _y("//t:note[@type='yishu']", "subtype", "shuo"),
     "yishu note without subtype": _y("//t:note[@type='yishu']", "subtype"),
     "yishu note with a 疏 subtype": _y("//t:note[@type='yishu']", "subtype", "sublemma"),
-    "an block with a subtype": _y("//t:note[@type='an'][not(@place)]", "subtype", "zhengyi"),
+    "an block with a subtype": _y("//t:div/t:note[@type='an']", "subtype", "zhengyi"),
     "yishu note without xml:id": _y("//t:note[@type='yishu']", XML_ID),
-    "yishu note placed inline": _y("//t:note[@type='yishu']", "place", "inline"),
+    "yishu note not placed inline": _y("//t:note[@type='yishu']", "place"),
+    "an block not placed inline": _y("//t:div/t:note[@type='an']", "place"),
+    "yishu note placed at the foot": _y("//t:note[@type='yishu']", "place", "foot"),
     "yishu note with resp": _y("//t:note[@type='yishu']", "resp", "#zhengxuan"),
     "yishu prev not a fragment": _y("//t:note[@prev]", "prev", "u1.c2"),
     "yishu target http:": _y("//t:note[@type='yishu'][@target]", "target", "http://example.org/#u1"),
     "yishu note with neither label nor quotation": _y_yishu_without_p,
     "yishu note with text outside p": _y_append("//t:note[@type='yishu']", lambda: el("label", "x", type="mark")),
     "label of an unknown type in yishu": _y("//t:note[@type='yishu']/t:label", "type", "lemma"),
-    "p with resp to a non-fragment": _y("//t:note[@type='yishu']/t:p[@resp]", "resp", "zhengxuan"),
-    "p with resp javascript:": _y("//t:note[@type='yishu']/t:p[@resp]", "resp", "javascript:alert(1)"),
-    "p with resp to two people": _y("//t:note[@type='yishu']/t:p[@resp]", "resp", "#zhengxuan #jiagongyan"),
+    # who said it is the cit's author, never p/@resp (the old form) nor a persName
+    "p with resp": _y("//t:note[@type='yishu']/t:p", "resp", "#zhengxuan"),
+    "persName in the words nobody is named for": _y_insert("//t:note[@type='yishu']/t:p",
+                                                          lambda: el("persName", "x", ref="#zhengxuan")),
+    "cit with resp": _y("//t:note[@type='yishu']/t:cit", "resp", "#zhengxuan"),
+    "quote with resp": _y("//t:cit/t:quote", "resp", "#zhengxuan"),
+    "author ref to a non-fragment": _y("//t:cit/t:bibl/t:author", "ref", "zhengxuan"),
+    "author ref javascript:": _y("//t:cit/t:bibl/t:author", "ref", "javascript:alert(1)"),
+    "author ref to two people": _y("//t:cit/t:bibl/t:author", "ref", "#zhengxuan #jiagongyan"),
     "yishu p without xml:id": _y("//t:note[@type='yishu']/t:p", XML_ID),
-    "persName ref http:": _y("//t:p/t:persName", "ref", "http://example.org/p#x"),
-    "persName ref starting with a CJK letter": _y("//t:p/t:persName", "ref", "#刘智"),
-    "persName with a type": _y("//t:p/t:persName", "type", "full"),
-    "persName after the words": _y_append("//t:note[@type='yishu']/t:p", lambda: el("persName", "x", ref="#zhengxuan")),
-    "two persNames in a quotation": _y_insert("//t:note[@type='yishu']/t:p", lambda: el("persName", "x")),
-    "persName in a 疏 quotation": _y_append("//t:p/t:note[@type='shu']", lambda: el("persName", "x")),
-    "div-level note inside a quotation": _y_append("//t:note[@type='yishu']/t:p",
+    "yishu cit without xml:id": _y("//t:note[@type='yishu']/t:cit", XML_ID),
+    "quotation without its attribution": _y_remove("//t:note[@type='yishu']/t:cit/t:bibl"),
+    "attribution without the name or 又曰": lambda r: one(r, "//t:cit/t:bibl").remove(one(r, "//t:cit/t:bibl/t:author")),
+    "words of a quotation with an xml:id": _y("//t:cit/t:quote", XML_ID, "zz"),
+    "words of a quotation with a corresp": _y("//t:cit/t:quote", "corresp", "#u1"),
+    "words before the attribution": lambda r: one(r, "//t:cit/t:bibl").addprevious(one(r, "//t:cit/t:quote")),
+    "anchor in the words of a quotation": _y_append("//t:cit/t:quote", lambda: el("anchor", xml_id="zz")),
+    "persName ref http:": _y("//t:cit/t:bibl/t:author", "ref", "http://example.org/p#x"),
+    "persName ref starting with a CJK letter": _y("//t:cit/t:bibl/t:author", "ref", "#刘智"),
+    "persName with a type": _y("//t:cit/t:bibl/t:author", "type", "full"),
+    "persName after the words": _y_append("//t:cit/t:quote", lambda: el("author", "x", ref="#zhengxuan")),
+    "two persNames in a quotation": _y_insert("//t:cit/t:bibl", lambda: el("author", "x")),
+    "persName in a 疏 quotation": _y_append("//t:quote/t:note[@type='shu']", lambda: el("persName", "x")),
+    "div-level note inside a quotation": _y_append("//t:cit/t:quote",
                                                    lambda: el("note", "x", type="an", xml_id="zz")),
-    "small note without place": _y("//t:p/t:note[@type='textual']", "place"),
+    "div-level note inside words nobody is named for": _y_append("//t:note[@type='yishu']/t:p",
+                                                                 lambda: el("note", "x", type="an", xml_id="zz")),
+    "small note without place": _y("//t:quote/t:note[@type='textual']", "place"),
     "small note with a target": _y("//t:ab/t:note[@type='textual']", "target", "#u1.j1"),
     "small note of an unknown type": _y("//t:ab/t:note[@type='textual']", "type", "jiaokan"),
-    "small zhu note in a quotation": _y("//t:p/t:note[@type='textual']", "type", "zhu"),
+    "small zhu note in a quotation": _y("//t:quote/t:note[@type='textual']", "type", "zhu"),
     "small textual note with a term": _y_append("//t:ab/t:note[@type='textual']", lambda: el("term", "x")),
     "small an note with a subtype": _y("//t:ab/t:note[@type='an']", "subtype", "quoted"),
     "quoted shu without subtype": _y("//t:ab/t:note[@subtype='quoted']", "subtype"),
-    "quoted shu with another subtype": _y("//t:p/t:note[@subtype='quoted']", "subtype", "detached"),
-    "quoted shu with anchors": _y_append("//t:p/t:note[@subtype='quoted']", lambda: el("anchor", xml_id="zz")),
-    "small note inside a small note": _y_append("//t:p/t:note[@type='textual']",
+    "quoted shu with another subtype": _y("//t:quote/t:note[@subtype='quoted']", "subtype", "detached"),
+    "quoted shu with anchors": _y_append("//t:quote/t:note[@subtype='quoted']", lambda: el("anchor", xml_id="zz")),
+    "small note inside a small note": _y_append("//t:quote/t:note[@type='textual']",
                                                 lambda: el("note", "x", type="an", place="inline", xml_id="zz")),
     "translation without xml:lang": _y("//t:ab[@type='translation']", XML_LANG),
     "translation in Literary Chinese": _y("//t:ab[@type='translation']", XML_LANG, "lzh"),
@@ -756,7 +789,8 @@ YISHU_MUTATIONS = {
     "registry person without full name but with floruit": _y_remove("//t:person[@xml:id='zhengxuan']/t:persName[@type='full']"),
     "person without full name or note": _y_remove("//t:person[@xml:id='jiagongyan']/t:persName[@type='full']"),
     "declared person with an empty note": lambda r: setattr(one(r, "//t:person[@xml:id='zs.王']/t:note"), "text", None),
-    "text before who said it in a quotation": lambda r: setattr(one(r, "//t:note[@type='yishu']/t:p[t:persName]"), "text", "x"),
+    "text before who said it in a quotation": lambda r: setattr(one(r, "//t:cit/t:bibl[t:author]"), "text", "x"),
+    "text between the attribution and the words": lambda r: setattr(one(r, "//t:cit/t:bibl"), "tail", "x"),
     "two category labels": _y_insert("//t:note[@type='yishu'][t:label]", lambda: el("label", "x", type="category")),
     "translation label with a text before it": lambda r: setattr(one(r, "//t:ab[@type='translation'][t:label]"), "text", "x"),
 }
@@ -780,7 +814,7 @@ def test_yishu_mutation_is_invalid(schema, yishu_doc, mutate):
     ('<note type="textual" place="inline" xml:id="u1.n2">', '<note type="jiaokan" place="inline" xml:id="u1.n2">'),
     ('<trailer xml:id="d2.t">', '<trailer>'),
     ('<note type="yishu" subtype="yulun"', '<note type="yishu" subtype="shuo"'),
-    ('<p xml:id="u1.c1.q1" resp="#zhengxuan">', '<p xml:id="u1.c1.q1" resp="zhengxuan">'),
+    ('<author ref="#zhengxuan">郑氏康成</author>', '<author ref="zhengxuan">郑氏康成</author>'),
 ], ids=["translation", "small note", "trailer", "yishu note", "quotation"])
 def test_yishu_errors_are_reported_at_the_element(schema, old, new):
     """Inside nested sections too, the first error names the line of the offending element
@@ -932,10 +966,10 @@ KANRIPO_DOC = """<?xml version="1.0" encoding="UTF-8"?>
         <localProp name="kanripo" value="KR0005"/>
         <desc>Kanripo's table gives no form for it</desc>
       </char>
-      <glyph xml:id="zs-g25A1">
+      <char xml:id="zs-g25A1">
         <localProp name="name" value="placeholder for a missing character"/>
-        <mapping type="standard">□</mapping>
-      </glyph>
+        <desc>the e-text prints □ (U+25A1) where a character is missing; which character is not known</desc>
+      </char>
     </charDecl>
   </encodingDesc>
   <profileDesc>
@@ -1029,9 +1063,9 @@ KANRIPO_DOC = """<?xml version="1.0" encoding="UTF-8"?>
 <fw type="header" xml:id="fw2"><pb ed="WYG" n="1-1a" facs="#f001-1a"/><lb/>欽定四庫全書</fw>
 <head type="juan" xml:id="d3.h"><lb/>禮記注疏卷一</head>
 <fw type="responsibility" xml:id="fw3"><lb/>漢鄭氏注　唐陸德明音義　孔穎達疏</fw>
-<ab type="jing" xml:id="u1"><seg xml:id="u1.j1"><lb/>曲禮曰毋不<anchor xml:id="u1.a1"/>敬</seg><label type="mark" xml:id="u1.m1"><lb/>注</label><note type="zhu" place="inline" xml:id="u1.z1" resp="#zhengxuan" target="#u1.j1">禮主<pb ed="WYG" n="1-1b" facs="#f001-1b"/><lb/>於敬<g ref="#KR0001">𫠦</g></note><label type="mark" xml:id="u1.m2">音義</label><note type="yinyi" place="inline" xml:id="u1.y1" resp="#ludeming" target="#u1.j1"><term>曲<milestone unit="row"/>禮</term><seg type="fanqie">居<lb/>六反</seg><seg type="ruzi">如<milestone unit="row"/>字</seg><mentioned>毋<lb/>不</mentioned>禁<milestone unit="row"/>止之詞</note><note type="textual" place="inline" xml:id="u1.n1">一本<lb/>作敬<milestone unit="row"/>也</note><gap reason="lost" xml:id="u1.q1"><desc type="que">闕</desc></gap><lb/><milestone unit="row"/><seg xml:id="u1.j2">儼若<g ref="#KR0002">&#xE000;</g>思</seg></ab>
-<note type="shu" xml:id="u1.s1" resp="#kongyingda" target="#u1.j1"><label type="mark"><lb/>疏</label><label type="chuwen"><lb/>“<mentioned>曲禮曰<milestone unit="row"/>毋不敬</mentioned>”</label><p>正義曰<milestone unit="row"/>此一節<lb/>明人君<pb ed="WYG" n="1-2a" facs="#f001-2a"/><lb/>立治之本</p><note type="shu" subtype="sublemma" xml:id="u1.s1.1" target="#u1.j1"><p>○“<mentioned>曲禮<lb/>曰毋不敬</mentioned>”者<milestone unit="row"/>云云<g ref="#KR0003">&#x100003;</g></p></note></note>
-<note type="yishu" subtype="zhengyi" xml:id="u1.c1" target="#u1"><label type="category"><lb/>正義</label><p xml:id="u1.c1.q1" resp="#zhengxuan"><persName ref="#zhengxuan"><lb/>鄭氏<milestone unit="row"/>康成</persName>曰<lb/>敬也<note type="xiaozhu" place="inline" xml:id="u1.c1.n1">小<milestone unit="row"/>注</note></p></note>
+<ab type="jing" xml:id="u1"><seg xml:id="u1.j1"><lb/>曲禮曰毋不<anchor xml:id="u1.a1"/>敬</seg><label type="mark" xml:id="u1.m1"><lb/>注</label><note type="zhu" place="inline" xml:id="u1.z1" resp="#zhengxuan" target="#u1.j1">禮主<pb ed="WYG" n="1-1b" facs="#f001-1b"/><lb/>於敬<g ref="#KR0001">𫠦</g></note><label type="mark" xml:id="u1.m2">音義</label><note type="yinyi" place="inline" xml:id="u1.y1" resp="#ludeming" target="#u1.j1"><term>曲<milestone unit="row"/>禮</term><seg type="fanqie">居<lb/>六反</seg><seg type="ruzi">如<milestone unit="row"/>字</seg><mentioned>毋<lb/>不</mentioned>禁<milestone unit="row"/>止之詞</note><note type="textual" place="inline" xml:id="u1.n1">一本<lb/>作敬<milestone unit="row"/>也</note><seg type="que" xml:id="u1.q1"><gap reason="lost"/>闕<lb/><milestone unit="row"/></seg><seg xml:id="u1.j2">儼若<g ref="#KR0002">&#xE000;</g>思</seg></ab>
+<note type="shu" place="inline" xml:id="u1.s1" resp="#kongyingda" target="#u1.j1" corresp="#u1.j1"><label type="mark"><lb/>疏</label><label type="chuwen"><lb/>“<mentioned>曲禮曰<milestone unit="row"/>毋不敬</mentioned>”</label><p>正義曰<milestone unit="row"/>此一節<lb/>明人君<pb ed="WYG" n="1-2a" facs="#f001-2a"/><lb/>立治之本</p><note type="shu" subtype="sublemma" place="inline" xml:id="u1.s1.1" target="#u1.j1" corresp="#u1.j1"><p>○“<mentioned>曲禮<lb/>曰毋不敬</mentioned>”者<milestone unit="row"/>云云<g ref="#KR0003">&#x100003;</g></p></note></note>
+<note type="yishu" subtype="zhengyi" place="inline" xml:id="u1.c1" target="#u1"><label type="category"><lb/>正義</label><cit xml:id="u1.c1.q1"><bibl><author ref="#zhengxuan"><lb/>鄭氏<milestone unit="row"/>康成</author>曰</bibl><quote><lb/>敬也<note type="xiaozhu" place="inline" xml:id="u1.c1.n1">小<milestone unit="row"/>注</note></quote></cit></note>
 <div type="section" xml:id="d4">
 <head type="section" xml:id="d4.h"><lb/>曲禮下</head>
 <ab type="jing" xml:id="u2"><seg xml:id="u2.j1"><lb/>凡為君使者<g ref="#zs-g25A1" type="placeholder">□</g></seg></ab>
@@ -1080,10 +1114,10 @@ WORK_DOC = """<?xml version="1.0" encoding="UTF-8"?>
       <taxonomy xml:id="zs-types"><category xml:id="jing"><catDesc>經</catDesc></category></taxonomy>
     </classDecl>
     <charDecl>
-      <glyph xml:id="zs-g25A1">
+      <char xml:id="zs-g25A1">
         <localProp name="name" value="placeholder for a missing character"/>
-        <mapping type="standard">□</mapping>
-      </glyph>
+        <desc>the e-text prints □ (U+25A1) where a character is missing; which character is not known</desc>
+      </char>
     </charDecl>
   </encodingDesc>
   <profileDesc>
@@ -1151,7 +1185,7 @@ def test_kanripo_document_uses_every_new_construct(kanripo_doc, work_doc):
                  "//t:char/t:mapping[@type='standard']/following-sibling::t:mapping[@type='normalized']",
                  "//t:char/t:mapping[@type='PUA']", "//t:char[not(t:mapping)][t:desc[2]]/t:graphic",
                  "//t:char[t:mapping[@type='normalized']][not(t:mapping[@type!='normalized'])]",
-                 "//t:charDecl/t:char/following-sibling::t:glyph",
+                 "//t:charDecl/t:char[t:localProp/@name='kanripo']/following-sibling::t:char[t:localProp/@name='name'][t:desc][not(t:mapping)]",
                  "/t:TEI/t:teiHeader/following-sibling::*[1][self::t:facsimile]",
                  "//t:surface/t:graphic[starts-with(@url, 'http:')]",
                  "//t:surface/t:graphic[starts-with(@url, 'https:')]",
@@ -1163,11 +1197,12 @@ def test_kanripo_document_uses_every_new_construct(kanripo_doc, work_doc):
                  "//t:seg[@xml:id]/t:g[@ref='#KR0002']", "//t:label[@type='mark']/t:lb",
                  "//t:note[@type='zhu']/t:pb", "//t:term/t:milestone", "//t:seg[@type='fanqie']/t:lb",
                  "//t:seg[@type='ruzi']/t:milestone", "//t:note[@type='yinyi']/t:mentioned/t:lb",
-                 "//t:note[@type='textual']/t:lb", "//t:gap/following-sibling::*[1][self::t:lb]",
+                 "//t:note[@type='textual']/t:lb", "//t:seg[@type='que']/t:gap/following-sibling::t:lb",
                  "//t:note[@type='shu']/t:label[@type='chuwen']/t:mentioned/t:milestone",
                  "//t:note[@type='shu']/t:p/t:pb", "//t:note[@subtype='sublemma']/t:p/t:mentioned/t:lb",
-                 "//t:label[@type='category']/t:lb", "//t:p/t:persName/t:milestone",
-                 "//t:note[@type='yishu']/t:p/t:note[@type='xiaozhu']/t:milestone",
+                 "//t:label[@type='category']/t:lb", "//t:cit/t:bibl/t:author/t:milestone",
+                 "//t:note[@type='yishu']/t:cit/t:quote/t:note[@type='xiaozhu']/t:milestone",
+                 "//t:note[@type='yishu']/t:cit/t:quote/t:lb",
                  "//t:body/t:div[@type='kaozheng']/t:head[@type='kaozheng']/t:lb",
                  "//t:ab[@type='kaozheng']/t:label[@type='lemma']/t:g",
                  "//t:ab[@type='kaozheng']/t:note[@type='an'][@resp]/t:persName[@ref]/t:lb",
@@ -1217,8 +1252,9 @@ KANRIPO_MUTATIONS = {
     "lb with n": _y("//t:lb", "n", "3"),
     "lb with text": lambda r: setattr(one(r, "//t:lb"), "text", "x"),
     "lb inside g": _y_append("//t:g[@ref='#KR0001']", lambda: el("lb")),
-    "lb inside a gap's desc": _y_append("//t:gap/t:desc", lambda: el("lb")),
-    "lb directly in a jing ab, not after a gap": _y_insert("//t:ab[@type='jing']", lambda: el("lb")),
+    "lb inside a lacuna's gap": _y_append("//t:gap", lambda: el("lb")),
+    "lb directly in a jing ab": _y_insert("//t:ab[@type='jing']", lambda: el("lb")),
+    "lb directly in a jing ab after a lacuna": lambda r: one(r, "//t:seg[@type='que']").addnext(el("lb")),
     "lb directly in a translation": lambda r: (one(r, "//t:ab[@xml:id='u2']").addnext(
         el("ab", "譯", type="translation", xml_id="t1", xml_lang="zh-Hans")),
         one(r, "//t:ab[@xml:id='t1']").append(el("lb")))[-1],
@@ -1261,7 +1297,11 @@ KANRIPO_MUTATIONS = {
     "char with three mappings": _y_insert("//t:char[t:mapping[2]]", lambda: el("mapping", "x", type="PUA"), at=1),
     "char with an empty desc": lambda r: setattr(one(r, "//t:char/t:desc"), "text", None),
     "char graphic url javascript:": _y("//t:char/t:graphic", "url", "javascript:alert(1)"),
-    "char after the glyphs": lambda r: one(r, "//t:glyph").addnext(one(r, "//t:char")),
+    "char after the glyphs": lambda r: one(r, "//t:char[t:localProp/@name='name']").addnext(one(r, "//t:char")),
+    "placeholder char with a mapping": _y_append("//t:char[t:localProp/@name='name']",
+                                                 lambda: el("mapping", "□", type="standard")),
+    "placeholder char without its desc": _y_remove("//t:char[t:localProp/@name='name']/t:desc"),
+    "glyph for a placeholder": lambda r: setattr(one(r, "//t:char[t:localProp/@name='name']"), "tag", T + "glyph"),
     "char desc before its mapping": lambda r: one(r, "//t:char/t:mapping").addprevious(el("desc", "x")),
     # the header's Kanripo lines
     "kanripo idno not a Kanripo id": lambda r: setattr(one(r, "//t:idno[@type='kanripo']"), "text", "禮記"),
@@ -1331,7 +1371,7 @@ KANRIPO_MUTATIONS = {
     "placeName inside the name": _y_append("//t:p/t:persName", lambda: el("placeName", "x")),
     "name entry persName with a type": _y("//t:p/t:persName", "type", "full"),
     "name entry ref http:": _y("//t:p/t:persName[@ref]", "ref", "http://example.org/#x"),
-    "name parts in a quotation's persName": _y_append("//t:note[@type='yishu']/t:p/t:persName",
+    "name parts in a quotation's author": _y_append("//t:note[@type='yishu']/t:cit/t:bibl/t:author",
                                                        lambda: el("surname", "x")),
     "rend on a registry name part": _y("//t:person/t:persName/t:surname", "rend", "small"),
     # prose

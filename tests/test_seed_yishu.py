@@ -66,7 +66,7 @@ def test_jing_of_003(conv):
 
 def test_every_block_and_quotation_of_003_is_typed_and_attributed(conv):
     root = conv["003"][1]
-    blocks = root.xpath("//t:body//t:note[@type='yishu' or (@type='an' and not(@place))]", namespaces=NS)
+    blocks = root.xpath("//t:body//t:div/t:note[@type='yishu' or @type='an']", namespaces=NS)   # children of a div
     glued = r"(?<!^)(?:正义|存疑|存异|辨正|通论|馀论|余论|总论)(?=[\u4e00-\u9fff]氏|朱子)"
     assert len(blocks) == sum(1 for n in range(6, 397) if CATEGORY.match(line(n))) + \
         sum(len(re.findall(glued, re.sub(r"〈[^〉]*〉", "", line(n)))) for n in range(6, 397))
@@ -76,16 +76,17 @@ def test_every_block_and_quotation_of_003_is_typed_and_attributed(conv):
         assert b.get("type") == "an" or b.get("subtype") in categories
         assert b.get("target"), etree.tostring(b, encoding=str)[:120]
     for p in root.xpath("//t:note[@type='yishu']/t:p", namespaces=NS):
-        name = p.find("t:persName", NS)
-        if name is None:                       # words nobody is named for (馀论 citing 左传)
-            assert not re.match(r"[\u4e00-\u9fff]氏[\u4e00-\u9fff]{1,2}?曰", "".join(p.itertext()))
-            continue
-        assert p.get("resp") == name.get("ref") and p.get("resp")[1:] in people
+        # words nobody is named for (馀论 citing 左传)
+        assert p.get("resp") is None and p.find("t:persName", NS) is None
+        assert not re.match(r"[\u4e00-\u9fff]氏[\u4e00-\u9fff]{1,2}?曰", "".join(p.itertext()))
+    for cit in root.xpath("//t:note[@type='yishu']/t:cit", namespaces=NS):
+        author = cit.find("t:bibl/t:author", NS)
+        assert author is not None and author.get("ref")[1:] in people
     # one attribution per 氏曰 of the 義疏 lines, outside small notes
     said = sum(len(re.findall(r"[\u4e00-\u9fff]氏[\u4e00-\u9fff]{1,2}?曰|朱子曰|张子曰|程子曰",
                               re.sub(r"〈[^〉]*〉", "", line(n))))
                for n in range(6, 397))
-    assert len(root.xpath("//t:body//t:p/t:persName", namespaces=NS)) == said
+    assert len(root.xpath("//t:body//t:cit/t:bibl/t:author[node()]", namespaces=NS)) == said
 
 
 def block_of(root, n_text: str):
@@ -102,7 +103,7 @@ def test_irregular_lines_of_003(conv):
     b = block_of(root, "从臣位自哭而踊如奔丧礼")
     nxt = b.getnext()
     assert b.get("subtype") == "zhengyi" and nxt.get("subtype") == "yulun"
-    assert nxt.find("t:p", NS).get("resp") == "#jiagongyan"
+    assert nxt.find("t:cit/t:bibl/t:author", NS).get("ref") == "#jiagongyan"
     # 140: 正义 glued after the 經 and its small notes
     ab = root.xpath("//t:ab[t:seg='问大夫之币俟于郊为肆又赍皮马']", namespaces=NS)[0]
     assert [n.get("type") for n in ab.iterfind("t:note", NS)] == ["yinyi", "textual"]
@@ -110,7 +111,7 @@ def test_irregular_lines_of_003(conv):
     # 283: 存疑 then 存异 on one line, each credited
     b = block_of(root, "仆为祝者大夫之臣摄官也")
     assert b.get("subtype") == "cunyi" and b.getnext().get("subtype") == "cunyi2"
-    assert b.getnext().find("t:p", NS).get("resp") == "#aojigong"
+    assert b.getnext().find("t:cit/t:bibl/t:author", NS).get("ref") == "#aojigong"
     # 179, 193, 311: a 右记 closing glued to the end of a line closes the section
     trailers = root.xpath("//t:trailer/text()", namespaces=NS)
     assert {"右记授次", "右记聘容", "右记主国礼宾之节与羞献"} <= set(trailers)
@@ -132,7 +133,7 @@ def test_small_notes_of_003(conv):
     root = conv["003"][1]
     kinds = lambda text: [(n.get("type"), n.get("subtype"), n.get("resp")) for n in root.iter("{%s}note" % NS["t"])
                           if n.get("place") == "inline" and "".join(n.itertext()) == text]
-    assert kinds("竟音境下并同") == [("yinyi", None, None)]
+    assert kinds("竟音境下并同") == [("yinyi", None, "#ludeming")]      # every 音義 credited to 陸德明
     assert kinds("注今文赴作讣") == [("textual", None, None)]
     assert kinds("贾疏始死不忍异于生") == [("shu", "quoted", "#jiagongyan")]
 

@@ -61,13 +61,17 @@ def convert(text: str, tmp_path, fmt: str = "yishu"):
     return root
 
 
+DIV = f"{{{NS['t']}}}div"
+
+
 def body(root) -> list[tuple[str, str]]:
     """The body's elements that hold a line, as (what, text) in document order: the tree shape
     the closings get."""
     out = []
     for e in root.iterfind(".//t:body//*", NS):
         tag = etree.QName(e).localname
-        if tag in ("ab", "trailer", "fw", "head") or (tag == "note" and e.get("place") is None):
+        # a block note is a child of a div (inline notes stand in a unit, quotation or translation)
+        if tag in ("ab", "trailer", "fw", "head") or (tag == "note" and e.getparent().tag == DIV):
             where = "/".join(d.get("{http://www.w3.org/XML/1998/namespace}id")
                              for d in e.iterancestors(f"{{{NS['t']}}}div"))
             out.append((f"{tag}@{where}", "".join(e.itertext())))

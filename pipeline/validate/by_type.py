@@ -177,13 +177,20 @@ def _seg(seg, out: list) -> None:
             out.append((seg, "seg[@type='que'] opens with a gap"))
         return
     que = seg.get("type") is not None
-    for i, c in enumerate(seg):
+    for i, c in enumerate(seg.iterchildren("*")):      # (a comment is no element)
         if c.tag == _GAP and not que:
             out.append((c, "a gap stands only in seg[@type='que']"))
         elif que and (c.tag == _GAP) != (i == 0) or que and c.tag == ANCHOR:
             out.append((c, "seg[@type='que'] opens with its one gap, then text (no anchor)"))
-    if que and ((seg.text or "").strip() or seg[0].tag != _GAP):
-        out.append((seg, "seg[@type='que'] opens with a gap"))
+    if que:
+        first = next(seg.iterchildren("*"), None)
+        before = [seg.text or ""]
+        for c in seg:                           # the text before the first element, comments aside
+            if c is first:
+                break
+            before.append(c.tail or "")
+        if "".join(before).strip() or first is None or first.tag != _GAP:
+            out.append((seg, "seg[@type='que'] opens with a gap"))
 
 
 def _kaozheng_entry(ab, div_kind: str | None, out: list) -> None:

@@ -49,7 +49,9 @@ CASES = {
     "ZS-PTR-001-2": ("ZS-PTR-001", lambda t: t.replace('target="#u1.z1"', 'target="javascript:alert(1)"', 1), 'javascript:alert(1)'),
     "ZS-TYPE-001": ("ZS-TYPE-001", lambda t: t.replace('<category xml:id="yinyi">', '<category xml:id="yinyi-old">'), '<note type="yinyi"'),
     "ZS-SHU-001": ("ZS-SHU-001", lambda t: t.replace('<mentioned>以王命致于宾</mentioned>', '<mentioned>以君命致于客</mentioned>'), '以君命致于客'),
-    "ZS-SHU-002": ("ZS-SHU-002", lambda t: t.replace(' target="#u2.z1"><label type="mark">', '><label type="mark">'), 'xml:id="u2.s1"'),
+    # the span goes with the pieces it lists (a @corresp without @target is ZS-SHU-003)
+    "ZS-SHU-002": ("ZS-SHU-002", lambda t: t.replace(' target="#u2.z1" corresp="#u2.z1"><label type="mark">',
+                                                     '><label type="mark">'), 'xml:id="u2.s1"'),
     "ZS-YINYI-001": ("ZS-YINYI-001", lambda t: t.replace('<term>庐</term>', '<term>鼓</term>').replace(
         'xml:id="u1.y1" resp="#ludeming">', 'xml:id="u1.y1" resp="#ludeming" target="#u1.j1">'), 'xml:id="u1.y1"'),
     "ZS-TEXT-001": ("ZS-TEXT-001", lambda t: t.replace("及委，则致积。", "及委，则致积e\u0301。"), "e\u0301"),
