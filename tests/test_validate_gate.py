@@ -128,7 +128,12 @@ def test_a_duplicate_id_is_one_finding_at_its_element(run):
     lines = out.splitlines()
     dup = [l for l in lines if "u1.z1" in l and ("ZS-ID-001" in l or "ZS-SCHEMA-001" in l)]
     assert code == 1 and len(dup) == 1, out
-    assert dup[0].startswith(f"{path}:151:62: error: ZS-ID-001: duplicate xml:id 'u1.z1' (first on line 149)"), out
+    text = path.read_text(encoding="utf-8").splitlines()
+    first, second = [n for n, line in enumerate(text, 1) if 'xml:id="u1.z1"' in line]
+    at = text[second - 1]
+    col = at.rindex("<", 0, at.index('xml:id="u1.z1"')) + 1      # the element's start tag
+    assert dup[0].startswith(f"{path}:{second}:{col}: "), out
+    assert f"error: ZS-ID-001: duplicate xml:id 'u1.z1' (first on line {first})" in dup[0], out
     assert not any("ZS-SCHEMA-001" in l for l in lines), out
 
 

@@ -43,21 +43,21 @@ def kanripo_base() -> str:
 # name → (rule, mutation, the text whose line the finding names)
 CASES = {
     "ZS-SCHEMA-001": ("ZS-SCHEMA-001", lambda t: t.replace('<head type="juan"', '<bogus/><head type="juan"'), "<bogus/>"),
-    "ZS-ID-001": ("ZS-ID-001", lambda t: t.replace('xml:id="u2.z1"', 'xml:id="u1.z1"'), 'xml:id="u1.z1" resp="#zhengxuan" target="#u2.j1"'),
+    "ZS-ID-001": ("ZS-ID-001", lambda t: t.replace('xml:id="u2.z1"', 'xml:id="u1.z1"'), 'xml:id="u1.z1" resp="psn:zhengxuan" target="#u2.j1"'),
     "ZS-ID-002": ("ZS-ID-002", lambda t: t.replace('xml:id="u3"', 'xml:id="unit-3"'), 'xml:id="unit-3"'),
     "ZS-PTR-001-1": ("ZS-PTR-001", lambda t: t.replace('target="#u2.z1"', 'target="#u9.z1"'), 'target="#u9.z1"'),
     "ZS-PTR-001-2": ("ZS-PTR-001", lambda t: t.replace('target="#u1.z1"', 'target="javascript:alert(1)"', 1), 'javascript:alert(1)'),
-    "ZS-TYPE-001": ("ZS-TYPE-001", lambda t: t.replace('<category xml:id="yinyi">', '<category xml:id="yinyi-old">'), '<note type="yinyi"'),
+    "ZS-TYPE-001": ("ZS-TYPE-001", lambda t: t.replace('<note type="yinyi"', '<note type="yinyi-old"', 1), '<note type="yinyi-old"'),
     "ZS-SHU-001": ("ZS-SHU-001", lambda t: t.replace('<mentioned>以王命致于宾</mentioned>', '<mentioned>以君命致于客</mentioned>'), '以君命致于客'),
     # the span goes with the pieces it lists (a @corresp without @target is ZS-SHU-003)
     "ZS-SHU-002": ("ZS-SHU-002", lambda t: t.replace(' target="#u2.z1" corresp="#u2.z1"><label type="mark">',
                                                      '><label type="mark">'), 'xml:id="u2.s1"'),
     "ZS-YINYI-001": ("ZS-YINYI-001", lambda t: t.replace('<term>庐</term>', '<term>鼓</term>').replace(
-        'xml:id="u1.y1" resp="#ludeming">', 'xml:id="u1.y1" resp="#ludeming" target="#u1.j1">'), 'xml:id="u1.y1"'),
+        'xml:id="u1.y1" resp="psn:ludeming">', 'xml:id="u1.y1" resp="psn:ludeming" target="#u1.j1">'), 'xml:id="u1.y1"'),
     "ZS-TEXT-001": ("ZS-TEXT-001", lambda t: t.replace("及委，则致积。", "及委，则致积e\u0301。"), "e\u0301"),
     "ZS-TEXT-002": ("ZS-TEXT-002", lambda t: t.replace("及委，则致积。", "及委，则\ufffd积。"), "\ufffd"),
     "ZS-CHAR-001": ("ZS-CHAR-001", lambda t: t.replace("及委，则致积。", "及委，则\ue123积。"), "\ue123"),
-    "ZS-HDR-001": ("ZS-HDR-001", lambda t: t.replace('<title type="juan">卷一</title>', ''), "<teiHeader>"),
+    "ZS-HDR-001": ("ZS-HDR-001", lambda t: t.replace('<title type="juan">卷一</title>', ''), "<teiHeader"),
     "ZS-XML-001": ("ZS-XML-001", lambda t: t.replace("</TEI>", ""), None),
     "ZS-XML-002": ("ZS-XML-002", lambda t: t.replace("<TEI ", '<!DOCTYPE TEI [<!ENTITY x "x">]>\n<TEI ', 1), "<!DOCTYPE"),
     "ZS-XML-003": ("ZS-XML-003", lambda t: t.replace("<TEI ", '<?xml-stylesheet href="x.xsl"?>\n<TEI ', 1), "xml-stylesheet"),
@@ -85,6 +85,7 @@ def main() -> None:
         bad = mutate(good)
         assert bad != good, name
         (HERE / f"{name}.xml").write_text(bad, encoding="utf-8")
+        assert needle is None or needle in bad, (name, needle)
         line = bad[:bad.index(needle)].count("\n") + 1 if needle else bad.count("\n") + 1
         rows.append(f"{name}.xml\t{rule}\t{line}")
     (HERE / "expected.tsv").write_text("\n".join(rows) + "\n", encoding="utf-8")
