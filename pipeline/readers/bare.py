@@ -5,8 +5,9 @@
     治官之屬：                        to its first phrase; further paragraphs follow it
     1.1.大宰之職，掌建邦之六典，…
 
-One paragraph per line. Each 篇 heading opens a division (`<div type="section" n="N">`, the
-heading line its head), each numbered section a division inside it (`n="N.M"`). The number is
+One paragraph per line. Each 篇 heading opens a division (`<div type="pian" n="N">`, the
+heading line its head, N its number in pian.tsv for the 三禮), each numbered section (章) a
+division inside it (`<div type="zhang" n="M">` for the printed N.M). The number is
 printed text of the edition: it stays where it is printed, as a `<label type="mark">` at the
 head of the section's first unit. Each sentence (up to 。？！ and the quotation marks closing
 it, or the end of its paragraph) is a 經 unit, each phrase in it (up to ，、；：。？！) a `seg`.
@@ -25,7 +26,8 @@ import re
 from pipeline.chars import WHITESPACE_CHARS as _WS
 from pipeline.model import JING, MARK, Div, Head, Piece, Pos, Unit
 from pipeline.readers import sniffing
-from pipeline.readers.common import Builder
+from pipeline.readers.common import PIAN, Builder
+from pipeline.readers.pian import title
 from pipeline.report import Report
 from pipeline.sources.decoding import Source
 from pipeline.sources.located import Located
@@ -34,6 +36,8 @@ from pipeline.sources.mandoku import Line
 NAME = "bare"
 DESCRIPTION = "the 經 alone, punctuated, in numbered sections (N.M) under `** N` 篇 headings (Kanripo tls)"
 
+# A numbered section of a 篇 (the edition's N.M): a 章.
+ZHANG = "zhang"
 _SP = f"[{re.escape(_WS)}]"
 # `** 1 天官冢宰` (org heading; in a plain e-text the stars may be left out): the number, then
 # a short name with no punctuation.
@@ -200,7 +204,9 @@ def read(src: Source, report: Report):
         if m:
             _flush_mark(b, mark)
             mark = None
-            pian = b.div = Div("section", Head(s, Pos(n, col), "section"), n=m.group("n"))
+            # its number in pian.tsv for a 篇 of the 三禮 (the edition's own agrees), else the edition's
+            found = title(m.group("name"))
+            pian = b.div = Div(PIAN, Head(s, Pos(n, col), PIAN), n=str(found.n) if found else m.group("n"))
             b.divs.append(pian)
             name = name or m.group("name")
             continue
@@ -209,7 +215,8 @@ def read(src: Source, report: Report):
         m = NUMBER.match(text)
         if m:
             _flush_mark(b, mark)
-            section = Div("section", None, n=m.group("n"))
+            # the 章 within the 篇: the last part of the printed N.M
+            section = Div(ZHANG, None, n=m.group("n").rsplit(".", 1)[1])
             if pian is None:
                 b.divs.append(section)
             else:
