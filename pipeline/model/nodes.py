@@ -286,6 +286,7 @@ class Meta:
     delimiters: frozenset = frozenset()
     edition: object | None = None       # a Kanripo source's edition (kanripo.Edition)
     events: list = field(default_factory=list)   # pages, lines, rows, gaiji (sources.paragraphs.Event)
+    cite: object | None = None          # its URNs and citable levels (tei.citation.Cite), by the writer
 
 
 @dataclass(slots=True, eq=False)

@@ -27,6 +27,7 @@ from pipeline.constants import TEI as T
 from pipeline.constants import TEI_NS, XML_LANG
 from pipeline.model import Document, Meta, Work
 from pipeline.report import Report
+from pipeline.tei import citation
 from pipeline.tei import header as _header
 from pipeline.tei.body import BodyWriter
 from pipeline.tei.header import TAXONOMY
@@ -60,6 +61,7 @@ class _Writer(BodyWriter):
         root = etree.Element(T + "TEI", nsmap={None: TEI_NS})
         root.set(XML_LANG, "lzh")
         header = _el(root, "teiHeader")
+        self.doc.meta.cite = citation.of(self.doc)
         _header.header(header, self.doc.meta, self.glyphs, self.translation_langs)
         etree.indent(header, level=1)
         root.text = header.tail = "\n"

@@ -10,6 +10,7 @@ from pipeline.constants import XML_LANG, YISHU_CATEGORIES
 from pipeline.model import (AN, JING, QUE, SHU, TEXTUAL, TRANSLATION, XIAOZHU, YINYI, YISHU, ZHU,
                             Meta)
 from pipeline.sources.kanripo import GAIJI_IMAGES
+from pipeline.tei import citation
 from pipeline.tei.markup import _el, glyph_id
 from pipeline.tei.place import surface_id
 
@@ -56,8 +57,10 @@ def header(h, m: Meta, glyphs, translation_langs) -> None:
     _el(rs, "resp", "TEI encoding, converted from a plain-text e-text")
     _el(rs, "name", f"Zhushu {__version__}")
     ps = _el(fd, "publicationStmt")
-    _el(ps, "p", "Unpublished conversion. The source text is reproduced in full; all markup is "
-                 "derived by Zhushu and listed in the conversion report.")
+    _el(ps, "authority", "Zhushu")     # TEI admits an idno only after an agency
+    citation.idnos(ps, m)
+    _el(_el(ps, "availability"), "p", "Unpublished conversion. The source text is reproduced in full; "
+        "all markup is derived by Zhushu and listed in the conversion report.")
     bibl = _el(_el(fd, "sourceDesc"), "bibl")
     if m.work:
         _el(bibl, "title", m.work)
@@ -71,6 +74,7 @@ def header(h, m: Meta, glyphs, translation_langs) -> None:
     app = _el(_el(ed, "appInfo"), "application", ident="zhushu", version=__version__)
     _el(app, "label", "Zhushu")
     _el(app, "desc", f"reader: {m.layout}")
+    citation.refs_decl(ed, m)
     cd = _el(ed, "classDecl")
     tax = _el(cd, "taxonomy", xml_id="zs-types")
     for cid, desc in TAXONOMY:
