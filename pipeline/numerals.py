@@ -2,6 +2,8 @@
 (the 卷 a page names, from @n)."""
 from __future__ import annotations
 
+import re
+
 _DIGITS = {c: k for k, c in enumerate("〇一二三四五六七八九")} | {"零": 0, "两": 2, "兩": 2}
 _UNITS = {"十": 10, "百": 100, "千": 1000}
 # 卷首上 / 卷一下: the parts of a 卷 an edition prints, as letters after its number (0a, 1b).
@@ -46,15 +48,17 @@ def juan_n(number: str, part: str = "", sub: str = "") -> str:
     return n + _PARTS.get(part, "")
 
 
+_JUAN_N = re.compile(r"^(\d{1,3})(?:-(\d{1,3}))?([abc]?)$")
+
+
 def juan_label(n: str) -> str:
-    """A 卷's @n as the page names it: 29 → 卷二十九, 0 → 卷首, 0a → 卷首上; any other @n as it
-    is after 卷 ('' for none or Kanripo's unnumbered 0 of a front file, which has no letter)."""
-    head, _, rest = n.partition("-")
-    letter = head[-1:] if head[-1:] in "abc" and head[:-1].isdigit() else ""
-    digits = head[:-1] if letter else head
-    if not digits.isdigit():
+    """A 卷's @n as the page names it (xslt/common.xsl zs:juan-label): 29 → 卷二十九, 0 → 卷首,
+    0a → 卷首上, 3-2 → 卷三之二; any other @n as it is after 卷."""
+    m = _JUAN_N.match(n)
+    if m is None:
         return f"卷{n}" if n else ""
-    out = "首" if digits == "0" else hanzi(int(digits))
-    if rest.isdigit():
-        out += "之" + hanzi(int(rest))
-    return "卷" + out + {v: k for k, v in _PARTS.items()}.get(letter, "")
+    number, sub, part = m.groups()
+    out = "首" if number == "0" else hanzi(int(number))
+    if sub:
+        out += "之" + hanzi(int(sub))
+    return "卷" + out + {v: k for k, v in _PARTS.items()}.get(part, "")

@@ -140,6 +140,11 @@
         <xsl:if test="exists($text//tei:ab[@type = 'translation'])">
           <xsl:attribute name="class">has-translation</xsl:attribute>
         </xsl:if>
+        <!-- the URN of the file's 卷 less its 卷: a citation adds 卷.篇.unit (data-n below) -->
+        <xsl:variable name="urn" as="xs:string?" select="(//tei:publicationStmt/tei:idno[@type = 'URN'])[1]"/>
+        <xsl:if test="$urn">
+          <xsl:attribute name="data-urn" select="replace($urn, '[^:]+$', '')"/>
+        </xsl:if>
         <xsl:if test="$base-url">
           <xsl:attribute name="data-base-url" select="$base-url"/>
           <xsl:attribute name="data-page" select="$page-name"/>
@@ -295,7 +300,11 @@
       <xsl:if test="$juan">
         <xsl:attribute name="data-juan" select="$juan"/>
       </xsl:if>
-      <xsl:if test="@type = 'section' and $head">
+      <!-- a level of the document's citeStructure (tei/citation.py CITABLE): its @n -->
+      <xsl:if test="@type = ('juan', 'pian', 'zhang') and @n">
+        <xsl:attribute name="data-n" select="@n"/>
+      </xsl:if>
+      <xsl:if test="@type = ('section', 'pian') and $head">
         <xsl:attribute name="data-pian" select="normalize-space(string($head[1]))"/>
       </xsl:if>
       <xsl:apply-templates select="$front"/>
@@ -623,7 +632,7 @@
   <!-- A 卷 heading is an h2, a section heading inside it an h3 (h4 … deeper). -->
   <xsl:template match="tei:head">
     <xsl:element name="h{min((count(ancestor::tei:div) + 1, 6))}">
-      <xsl:attribute name="class" select="string-join(('head', @type[. = ('juan', 'section')]), ' ')"/>
+      <xsl:attribute name="class" select="string-join(('head', if (@type = 'pian') then 'section' else @type[. = ('juan', 'section')]), ' ')"/>
       <xsl:apply-templates select="@xml:id"/>
       <xsl:apply-templates/>
     </xsl:element>

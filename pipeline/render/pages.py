@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 
 from lxml import etree
 
-from pipeline import hanzi
+from pipeline import hanzi, numerals
+from pipeline.readers import pian
 from pipeline.constants import TEI_NS, XML_ID
 
 _T = "{%s}" % TEI_NS
@@ -86,10 +87,24 @@ def header_juan(tree: etree._ElementTree) -> str:
     return _titles(tree.getroot().find(f"{_T}teiHeader"))[2]
 
 
+def header_work(tree: etree._ElementTree) -> str:
+    """The work the header's titleStmt names ('' if none)."""
+    return _titles(tree.getroot().find(f"{_T}teiHeader"))[1]
+
+
 def juan_of_div(div: etree._Element, header_juan: str) -> str:
-    """A 卷 div's own 卷: 卷 + its @n (n="0" is Kanripo's 'not numbered'), else the header's."""
+    """A 卷 div's own 卷: its @n as a 卷 (29 → 卷二十九; n="0" is Kanripo's 'not numbered'), else
+    the header's."""
     n = (div.get("n") or "").strip()
-    return f"卷{n}" if n and n != "0" else header_juan
+    return numerals.juan_label(n) if n and n != "0" else header_juan
+
+
+def pian_of_div(div: etree._Element, work: str, head: str) -> str:
+    """The 篇 a div names: its heading `head` (as the caller reads it), or, a 篇 the sidecar
+    named (type pian, no heading), its name in pian.tsv."""
+    if head or div.get("type") != "pian":
+        return head
+    return pian.name(work, div.get("n") or "")
 
 
 def page_info(tree: etree._ElementTree, path: str, name: str) -> PageInfo:
@@ -156,11 +171,11 @@ def _source(header: etree._Element | None, root: etree._Element) -> Source:
     return s
 
 
-def _place(el: etree._Element, header_juan: str) -> Place:
+def _place(el: etree._Element, header_juan: str, work: str) -> Place:
     place = Place()
     for div in el.iterancestors(_DIV):
-        if not place.pian and div.get("type") == "section":
-            place.pian = _text(div.find(_HEAD))
+        if not place.pian and div.get("type") in ("section", "pian"):
+            place.pian = pian_of_div(div, work, _text(div.find(_HEAD)))
         if div.get("type") == "juan":
             place.juan = juan_of_div(div, header_juan)
             break
@@ -185,7 +200,7 @@ def _read_people(info: PageInfo, root: etree._Element, header_juan: str) -> None
         if quoted and el.get(XML_ID) is not None:
             text = "".join("".join(el.itertext()).split())
             excerpt = text[:EXCERPT] + ("…" if len(text) > EXCERPT else "")
-            place = _place(el, header_juan)
+            place = _place(el, header_juan, info.work)
             for ref in resp.split():
                 info.quotes.append((ref.lstrip("#"), el.get(XML_ID), excerpt, place))
         elif not quoted and el.get("type") in LAYER_NAMES and el.get(XML_ID) is not None:
