@@ -14,9 +14,10 @@ from pipeline.errors import PipelineError
 
 _NS = {"tei": TEI_NS}
 _URN = re.compile(r"^urn:zhushu:(?P<work>[a-z0-9]+(?:-[a-z0-9]+)*):(?P<passage>\S+)$")
-# A name test in a citeStructure XPath (not an attribute, an axis, a function or a string):
+# A name test in a citeStructure XPath (not an attribute, an axis, a function, an operator or a
+# string):
 # prefixed with tei: for lxml, which has no default element namespace.
-_NAME = re.compile(r"'[^']*'|(?<![@\w.-])(?<!\w:)([A-Za-z_][\w-]*)(?![\w-]*\s*(?:\(|::))")
+_NAME = re.compile(r"'[^']*'|\s(?:and|or|mod)\s|(?<![@\w.-])(?<!\w:)([A-Za-z_][\w-]*)(?![\w-]*\s*(?:\(|::))")
 RULE = "ZS-CITE-001"
 
 
