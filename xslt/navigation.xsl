@@ -124,11 +124,12 @@
     </xsl:if>
   </xsl:template>
 
-  <!-- A div as the contents name it: its heading, else (a 卷) its 卷. -->
+  <!-- A div as the contents name it: its heading, else (a 篇 with none) its name, else (a 卷) its 卷. -->
   <xsl:function name="zs:div-label" as="xs:string">
     <!-- $div: a div of the body -->
     <xsl:param name="div" as="element(tei:div)"/>
     <xsl:sequence select="(normalize-space(string($div/tei:head[1]))[.],
+                           $pian-name[$div/@type = 'pian' and empty($div/tei:head)][.],
                            zs:juan-of-div($div)[$div/@type = 'juan'], '')[1]"/>
   </xsl:function>
 

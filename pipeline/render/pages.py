@@ -60,6 +60,7 @@ class PageInfo:
     whole_work: bool = False                   # a Kanripo whole-work file (its 目次, no text)
     contents: list[tuple[str, str, str]] = field(default_factory=list)  # (label, file, leaf)
     sections: list[tuple[str, str, int]] = field(default_factory=list)  # (div id, head, depth)
+    pian: str = ""                             # the name of its 篇 that prints no heading (祭法)
     source: Source = field(default_factory=Source)
     persons: dict[str, tuple[str, str]] = field(default_factory=dict)   # id → (name, floruit)
     quotes: list[tuple[str, str, str, Place]] = field(default_factory=list)  # (person, id, excerpt, place)
@@ -142,9 +143,12 @@ def _read_structure(info: PageInfo, body: etree._Element) -> None:
         return
     for div in body.iter(_DIV):
         head = div.find(_HEAD)
-        if head is not None and div.get(XML_ID):
+        label = pian_of_div(div, info.work, _text(head))
+        if head is None and label:              # a 篇 the sidecar names: its name from pian.tsv
+            info.pian = info.pian or label
+        if label and div.get(XML_ID):
             depth = sum(1 for a in div.iterancestors(_DIV)) + 1
-            info.sections.append((div.get(XML_ID), _text(head), depth))
+            info.sections.append((div.get(XML_ID), label, depth))
 
 
 def _source(header: etree._Element | None, root: etree._Element) -> Source:
