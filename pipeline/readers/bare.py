@@ -27,7 +27,7 @@ from pipeline.chars import WHITESPACE_CHARS as _WS
 from pipeline.model import JING, MARK, Div, Head, Piece, Pos, Unit
 from pipeline.readers import sniffing
 from pipeline.readers.common import PIAN, Builder
-from pipeline.readers.pian import title
+from pipeline.readers.pian import classic, title
 from pipeline.report import Report
 from pipeline.sources.decoding import Source
 from pipeline.sources.located import Located
@@ -204,9 +204,12 @@ def read(src: Source, report: Report):
         if m:
             _flush_mark(b, mark)
             mark = None
-            # its number in pian.tsv for a 篇 of the 三禮 (the edition's own agrees), else the edition's
+            # a 篇 of the 三禮: its number in pian.tsv (the edition's may differ: its 禮記 prints a
+            # 喪服大記 beside the 喪大記), a heading of a 三禮 classic not in the table a plain
+            # section; any other work's 篇 numbered by the edition
             found = title(m.group("name"))
-            pian = b.div = Div(PIAN, Head(s, Pos(n, col), PIAN), n=str(found.n) if found else m.group("n"))
+            kind = PIAN if found is not None or not classic(b.work) else "section"
+            pian = b.div = Div(kind, Head(s, Pos(n, col), kind), n=str(found.n) if found else m.group("n"))
             b.divs.append(pian)
             name = name or m.group("name")
             continue
@@ -215,8 +218,11 @@ def read(src: Source, report: Report):
         m = NUMBER.match(text)
         if m:
             _flush_mark(b, mark)
-            # the 章 within the 篇: the last part of the printed N.M
-            section = Div(ZHANG, None, n=m.group("n").rsplit(".", 1)[1])
+            # the 章 within its 篇, by the last part of the printed N.M; outside a 篇, a section
+            # numbered as printed
+            in_pian = pian is not None and pian.kind == PIAN
+            section = Div(ZHANG if in_pian else "section", None,
+                          n=m.group("n").rsplit(".", 1)[1] if in_pian else m.group("n"))
             if pian is None:
                 b.divs.append(section)
             else:

@@ -17,7 +17,8 @@ from pipeline.readers import pian
 from pipeline.report import Report
 from pipeline.sources.decoding import Source
 
-JUAN_LINE = re.compile(rf"^(?P<work>\S*?)卷(?:第)?(?P<n>[{NUMERALS}]+)(?:之(?P<sub>[{NUMERALS}]+))?(?P<part>[上中下])?$")
+# (卷 also printed 巻: 儀禮注疏巻十一)
+JUAN_LINE = re.compile(rf"^(?P<work>\S*?)[卷巻](?:第)?(?P<n>[{NUMERALS}]+)(?:之(?P<sub>[{NUMERALS}]+))?(?P<part>[上中下])?$")
 # A chapter title standing alone: 祭法第二十三, 檀弓上第三, 聘礼第八之四.
 CHAPTER = re.compile(rf"^[^\s　，。、【】（）()“”]{{1,10}}第[{NUMERALS}]+(?:之[{NUMERALS}]+)?$")
 # The divisions a title or the sidecar names: a 篇 of the 三禮 (pian.tsv), an office (官) in it.
@@ -35,7 +36,7 @@ def juan_number(m: re.Match) -> str:
 def juan_line(s: str) -> re.Match | None:
     """JUAN_LINE.match(s), tried only on lines that hold a 卷: its lazy work name would walk
     every long line to its end."""
-    return JUAN_LINE.match(s) if "卷" in s else None
+    return JUAN_LINE.match(s) if "卷" in s or "巻" in s else None
 
 
 class Builder:

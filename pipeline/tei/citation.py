@@ -3,7 +3,8 @@ publicationStmt/idno type="URN", `urn:zhushu:<work>:<卷>`) and the citeStructur
 divisions (encodingDesc/refsDecl: 卷 → 篇 → 章 → unit, each by @n, the unit by @xml:id), so that
 `urn:zhushu:liji-zhengyi:46.23.u12` names one element (pipeline/resolve.py finds it).
 
-The structure declared is the one the document has: a level only where a div of its kind is,
+The structure declared is the one the document has: a level only where a div of its kind holds
+units,
 units cited from the nearest citable div above them (a 右… section or an office (官) is no level
 of its own: its units are its 篇's).
 """
@@ -67,14 +68,14 @@ def of(doc: Document) -> Cite:
     _fill(doc.divs, root)
     edition = doc.meta.edition.edition if doc.meta.edition is not None else ""
     slug = work_slug(doc.meta.work, edition)
-    ns = [d.n for d in doc.divs if d.kind in CITABLE and d.n] if slug else []
+    ns = [d.n for d in doc.divs if d.kind in CITABLE and d.n and _holds_units(d)] if slug else []
     return Cite([f"{URN_PREFIX}{slug}:{n}" for n in dict.fromkeys(ns)], root.sub)
 
 
 def _fill(blocks, level: Level) -> None:
     for b in blocks:
         if isinstance(b, Div):
-            if b.kind in CITABLE:
+            if b.kind in CITABLE and _holds_units(b):
                 _fill(b.blocks, level.sub.setdefault(b.kind, Level(b.kind)))
             else:                           # a section, an office: its units are the level's
                 _fill(b.blocks, level)
@@ -107,6 +108,12 @@ def _structure(parent, level: Level, match: str, top: bool = False) -> None:
         skip = " or ".join(f"@type='{k}'" for k in deeper if _holds(level, k))
         unit = ".//ab[@xml:id]" + (f"[not(ancestor::div[{skip}])]" if skip else "")
         _el(el, "citeStructure", unit=UNIT, match=unit, use="@xml:id", delim=DELIM)
+
+
+def _holds_units(div: Div) -> bool:
+    """Whether a unit is anywhere in `div`: an empty div (a Kanripo front file's unnumbered 卷,
+    n="0") is nothing to cite."""
+    return any(isinstance(b, _UNITS) or (isinstance(b, Div) and _holds_units(b)) for b in div.blocks)
 
 
 def _holds(level: Level, kind: str) -> bool:
