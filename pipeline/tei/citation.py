@@ -75,7 +75,7 @@ def of(doc: Document) -> Cite:
 def _fill(blocks, level: Level) -> None:
     for b in blocks:
         if isinstance(b, Div):
-            if b.kind in CITABLE and _holds_units(b):
+            if b.kind in CITABLE and b.n and _holds_units(b):
                 _fill(b.blocks, level.sub.setdefault(b.kind, Level(b.kind)))
             else:                           # a section, an office: its units are the level's
                 _fill(b.blocks, level)
@@ -95,13 +95,13 @@ def refs_decl(parent, m) -> None:
         return
     refs = _el(parent, "refsDecl")
     for kind, level in m.cite.top.items():
-        _structure(refs, level, f"/TEI/text/body/div[@type='{kind}']", top=True)
+        _structure(refs, level, f"/TEI/text/body/div[@type='{kind}'][@n]", top=True)
 
 
 def _structure(parent, level: Level, match: str, top: bool = False) -> None:
     el = _el(parent, "citeStructure", unit=level.kind, match=match, use="@n", delim=None if top else DELIM)
     for kind, sub in level.sub.items():
-        _structure(el, sub, f".//div[@type='{kind}']")
+        _structure(el, sub, f".//div[@type='{kind}'][@n]")
     if level.units:
         deeper = CITABLE[CITABLE.index(level.kind) + 1:]
         # a unit under a deeper citable div is cited from there, not from here too
@@ -112,7 +112,7 @@ def _structure(parent, level: Level, match: str, top: bool = False) -> None:
 
 def _holds_units(div: Div) -> bool:
     """Whether a unit is anywhere in `div`: an empty div (a Kanripo front file's unnumbered 卷,
-    n="0") is nothing to cite."""
+    n="0") is nothing to cite, nor is a div with no @n (what follows a 考證 with no title)."""
     return any(isinstance(b, _UNITS) or (isinstance(b, Div) and _holds_units(b)) for b in div.blocks)
 
 

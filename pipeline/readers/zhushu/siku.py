@@ -278,8 +278,9 @@ def read(src: Source, report: Report):
             b.top_div("kaozheng", s, pos)
             kaozheng_head = s
         elif (m := juan_line(s)) and b.juan_div is not None and b.juan_div.head is not None \
-                and b.juan_div.head.text == s:
-            b.closing_of(b.juan_div, s, pos)          # the 卷's title printed again at its end
+                and (b.juan_div.head.text == s or (b.juan_div.n and b.juan_div.n == juan_number(m))):
+            # the 卷's title printed again at its end (also with a variant form: 巻/卷, 疏/䟽)
+            b.closing_of(b.juan_div, s, pos)
         elif m:
             b.juan(s, pos, juan_number(m), m.group("work"))
         elif RESPONSIBILITY.match(s):
