@@ -13,6 +13,7 @@ Where things are:
     text.py       text as written: escapes, <g> for the characters that need one, tokens
     place.py      a Kanripo source's pages, lines, rows and gaiji placed into the text
     markup.py     namespaces, escaping, attributes, glyph ids, the token kinds' elements
+    citation.py   the URN of each 卷 and the citeStructure of the header (refsDecl)
 
 Anything the writer cannot place is an error in the report.
 """
