@@ -160,7 +160,8 @@ class Builder:
         number) or any other section."""
         self.flush()
         self.closing_div = self.last_closed = None
-        found = pian.title(text)
+        # (a title followed by more on its line, 喪服第十一之一　子夏傳: the title before the space)
+        found = pian.title(text) or (pian.title(text.split()[0]) if text.split() else None)
         kind, n = (PIAN, str(found.n)) if found is not None else ("section", "")
         div = Div(kind, Head(text, pos, kind), n=n, front=self.pending_front)
         self.pending_front = []
