@@ -165,8 +165,9 @@ def _source(header: etree._Element | None, root: etree._Element) -> Source:
         s.date = _text(bibl.find(f"{_T}date"))
     pub = fd.find(f"{_T}publicationStmt") if fd is not None else None
     if pub is not None:
-        s.licence = _text(pub.find(f"{_T}availability"))
-        s.publication = _text(pub.find(f"{_T}p"))
+        # the licence is availability/licence; a statement in availability/p is no licence
+        s.licence = _text(pub.find(f"{_T}availability/{_T}licence"))
+        s.publication = _text(pub.find(f"{_T}p")) or _text(pub.find(f"{_T}availability/{_T}p"))
     app = header.find(f"{_T}encodingDesc/{_T}appInfo/{_T}application[@ident='zhushu']")
     if app is not None:
         s.zhushu = app.get("version") or ""
