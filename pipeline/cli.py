@@ -175,6 +175,19 @@ def text(file, layer, category, resp):
     return EXIT_OK
 
 
+# -- resolve -------------------------------------------------------------------------------------
+@main.command()
+@click.argument("urn")
+@click.argument("directory", default="tei", type=click.Path())
+def resolve(urn, directory):
+    """Find the element a citation names (urn:zhushu:liji-zhengyi:46.23.u12) among the TEI files
+    of DIRECTORY (default tei): print file:line, the element and its text."""
+    from pipeline.resolve import resolve as find
+    found = find(urn, _xml_files([directory]))
+    click.echo(f"{found.path}:{found.line}: {found.label()}\t{found.text()}")
+    return EXIT_OK
+
+
 # -- validate ------------------------------------------------------------------------------------
 @main.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(allow_dash=True))

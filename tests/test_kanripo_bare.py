@@ -12,6 +12,7 @@ import pytest
 from lxml import etree
 
 from conftest import ROOT, SHARED, _tei_all_schema, convert_checked
+from pipeline.readers import pian
 
 FIX = ROOT / "tests" / "fixtures" / "kanripo"
 BARE = SHARED / "kanripo" / "bare"
@@ -48,7 +49,15 @@ def _text(e) -> str:
 
 
 def _sections(root):
-    return root.xpath("//t:body/t:div/t:div[@type='section']", namespaces=NS)
+    """The numbered sections: 章 of a 篇 (n the 章's own number), or sections of a heading that
+    is no 篇 of pian.tsv (n as printed)."""
+    return root.xpath("//t:body/t:div/t:div[@type='section' or @type='zhang']", namespaces=NS)
+
+
+def _printed(d) -> str:
+    """The section number as printed (1.0): a 章's 篇 number as printed, and its own."""
+    label = _text(d.find(f"{T}ab/{T}label")).rstrip(".")
+    return label.rsplit(".", 1)[0] + "." + d.get("n") if d.get("type") == "zhang" else d.get("n")
 
 
 def _units(root):
@@ -76,9 +85,9 @@ def test_zhouli_is_read_as_bare_and_lossless(zhouli):
 def test_zhouli_guan_heading_opens_the_division(zhouli):
     root, _ = zhouli
     top = root.findall(f"{T}text/{T}body/{T}div")
-    assert [(d.get("type"), d.get("n")) for d in top] == [("section", "1")]
+    assert [(d.get("type"), d.get("n")) for d in top] == [("pian", "1")]       # 天官冢宰, pian.tsv
     head = top[0].find(f"{T}head")
-    assert head.get("type") == "section" and _text(head) == "1天官冢宰"
+    assert head.get("type") == "pian" and _text(head) == "1天官冢宰"
     # the division of the file is the 官 its heading names
     assert root.findtext(f".//{T}titleStmt/{T}title[@type='juan']") == "天官冢宰"
 
@@ -86,12 +95,12 @@ def test_zhouli_guan_heading_opens_the_division(zhouli):
 def test_zhouli_sections_keep_their_printed_number(zhouli):
     root, _ = zhouli
     secs = _sections(root)
-    assert [d.get("n") for d in secs] == ["1.0", "1.1", "1.2"]
+    assert [(d.get("type"), d.get("n")) for d in secs] == [("zhang", "0"), ("zhang", "1"), ("zhang", "2")]
     for d in secs:
         first = d.find(f"{T}ab")
         label = first[0]
         assert label.tag == f"{T}label" and label.get("type") == "mark"
-        assert _text(label) == d.get("n") + "."        # 1.0. as printed, with its final dot
+        assert _text(label) == "1." + d.get("n") + "."    # 1.0. as printed, with its final dot
 
 
 def test_zhouli_units_are_sentences_within_paragraphs(zhouli):
@@ -139,7 +148,8 @@ def test_liji_sections_glued_to_their_first_phrase(liji):
     assert report.layout == "bare" and not report.issues
     _lossless(root, FIX / "bare_liji.txt")
     top = root.find(f"{T}text/{T}body/{T}div")
-    assert top.get("n") == "23" and _text(top.find(f"{T}head")) == "23喪服大記"
+    # 喪服大記 is no 篇 of pian.tsv (the 喪大記 is): a section, numbered as printed
+    assert (top.get("type"), top.get("n")) == ("section", "23") and _text(top.find(f"{T}head")) == "23喪服大記"
     secs = _sections(root)
     assert [d.get("n") for d in secs] == ["23.1", "23.2", "23.3"]
     assert [_text(d.find(f"{T}ab/{T}label")) for d in secs] == ["23.1", "23.2", "23.3"]
@@ -191,7 +201,8 @@ def test_file_with_no_section_numbers():
     _lossless(root, FIX / "bare_nonumbers.txt")
     assert not _sections(root)
     top = root.find(f"{T}text/{T}body/{T}div")
-    assert top.get("n") == "36" and [e.tag for e in top][:2] == [f"{T}head", f"{T}ab"]
+    # tls numbers 問喪 36 (it prints a 喪服大記 beside the 喪大記); pian.tsv, 鄭玄's order, 35
+    assert top.get("n") == "35" and [e.tag for e in top][:2] == [f"{T}head", f"{T}ab"]
     assert _units(root) == ["親始死，雞斯，徒跣，扱上衽，交手哭。", "三日而斂，在床曰尸，在棺曰柩。"]
 
 
@@ -225,7 +236,7 @@ def test_plain_text_is_detected_and_read_the_same_way():
     text = (FIX / "bare_plain.txt").read_text(encoding="utf-8")
     root, report = convert_checked(text, {"work": "禮記"})
     assert report.layout == "bare" and not report.issues
-    assert [d.get("n") for d in _sections(root)] == ["1.1", "1.2", "1.3"]
+    assert [_printed(d) for d in _sections(root)] == ["1.1", "1.2", "1.3"]
     assert _units(root) == ["1.1《曲禮》曰：毋不敬，儼若思，安定辭。", "安民哉！",
                             "1.2敖不可長，欲不可從，志不可滿，樂不可極。",
                             "1.3賢者狎而敬之，畏而愛之。", "愛而知其惡，憎而知其善。",
@@ -243,7 +254,9 @@ def test_kanripo_file_reads_as_its_own_plain_text():
         src = read_source(str(FIX / name))
         readers.prepare(src, "bare", Report(name))
         assert readers.detect(src.text)[0] == "bare"
-        plain = etree.fromstring(convert_source(source_from_bytes(src.text.encode("utf-8"), "p.txt"))[0])
+        # named as the Kanripo file names its work (a heading of the 禮記 not in pian.tsv is no 篇)
+        plain = etree.fromstring(convert_source(source_from_bytes(src.text.encode("utf-8"), "p.txt",
+                                                                  meta={"work": src.kanripo.title}))[0])
         kanripo, _ = _convert(FIX / name)
         assert _units(plain) == _units(kanripo)
         assert [d.get("n") for d in plain.iter(f"{T}div")] == [d.get("n") for d in kanripo.iter(f"{T}div")]
@@ -315,12 +328,14 @@ def test_every_bare_file():
         # one division per `** N` heading, its head the heading
         headings = re.findall(r"^\*\* (\d+) (\S+)$", raw, re.M)
         top = root.findall(f"{T}text/{T}body/{T}div")
+        # its number: the 篇's in pian.tsv, or as printed for a heading the table does not have
         assert [(d.get("n"), _text(d.find(f"{T}head"))) for d in top] == \
-            [(n, f"{n}{name}") for n, name in headings], path      # the stars are markup
+            [(str(pian.title(name).n) if pian.title(name) else n, f"{n}{name}") for n, name in headings], path
+        assert [d.get("type") for d in top] == ["pian" if pian.title(name) else "section" for _, name in headings]
         # one section per printed number, in order, the number printed at its head
         numbers = [m.groups() for m in map(_SECTION_LINE.match, raw.split("\n")) if m]
         secs = _sections(root)
-        assert [d.get("n") for d in secs] == [n for n, _ in numbers], path
+        assert [_printed(d) for d in secs] == [n for n, _ in numbers], path
         assert [_text(d.find(f"{T}ab/{T}label")) for d in secs] == [n + dot for n, dot in numbers], path
         total += len(secs)
         # every page marker, in order

@@ -134,7 +134,7 @@ def liji():
 def test_liji_title_notes_and_commentator(liji):
     """曲禮上第一(陸德明音義曰…) continued on the next line: the 篇's head, then 陸德明's note on
     it; 禮記(陸曰…)鄭氏註: the commentator line, its note between."""
-    div = xp(liji, "//t:div[@type='section']")[0]
+    div = xp(liji, "//t:div[@type='pian']")[0]
     kids = [(etree.QName(e).localname, text_of(e)[:6]) for e in div if etree.QName(e).localname != "ab"]
     assert kids == [("head", "曲禮上第一"), ("p", "陸德明音義曰"), ("fw", "禮記"), ("p", "陸曰此記二礼"),
                     ("fw", "鄭氏註")]

@@ -266,8 +266,8 @@ def test_the_pian_title_under_the_commentators_is_a_head_with_its_yinyi(zhouli):
     """`　天官冢宰下音義(…)`: no 第N, a note on it, yet the title (it stands indented right
     under the commentators); its 音義 follows the head, and the 經 at the margin is its own."""
     root, _ = zhouli
-    section = xp(root, "//t:div[@type='section']")[0]
-    assert xp(section, "string(t:head[@type='section'])") == "天官冢宰下"
+    section = xp(root, "//t:div[@type='pian']")[0]
+    assert xp(section, "string(t:head[@type='pian'])") == "天官冢宰下"
     p = xp(section, "t:head/following-sibling::*[1]")[0]
     assert p.tag == "{http://www.tei-c.org/ns/1.0}p" and text_of(p) == "音義天官下本亦作天官冢宰下"
     assert xp(p, "t:note[@type='yinyi']/@resp") == ["#ludeming"]
@@ -279,7 +279,7 @@ def test_a_shu_on_the_pian_title_points_at_the_head(kaogong):
     """考工記: the title, its 音義 and its 疏 run on in indented lines under it; the 疏 explains
     the title (it points at the head), and the 經 at the margin starts the body."""
     root, report = kaogong
-    section = xp(root, "//t:div[@type='section']")[0]
+    section = xp(root, "//t:div[@type='pian']")[0]
     head = xp(section, "t:head")[0]
     assert text_of(head) == "冬官考工記第六"
     assert xp(section, "string(t:p/t:note[@type='yinyi'])") == "鄭云此篇司空之官也司空篇亡漢興購求不得"

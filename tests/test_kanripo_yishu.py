@@ -120,7 +120,7 @@ def test_liji_furniture():
     root, report = convert(LIJI)
     assert q(root, "//t:div[@type='juan']/t:fw/@type") == ["header"]
     assert q(root, "string(//t:div[@type='juan']/t:head)") == "欽定禮記義疏卷三"
-    assert q(root, "string(//t:div[@type='section']/t:head)") == "曲禮上第一之三"
+    assert q(root, "string(//t:div[@type='pian']/t:head)") == "曲禮上第一之三"
     assert q(root, "normalize-space(//t:div[@type='juan']/t:trailer)") == "欽定禮記義疏卷三"
     assert not report.warnings
 
@@ -154,7 +154,7 @@ def test_tu_juan_holds_no_jing():
     root, _ = convert(TU)
     assert layer_lines(root, "jing") == []
     assert q(root, "string(//t:div[@type='juan']/t:head)") == "欽定儀禮義疏卷四十五禮節圖一"
-    assert q(root, "string(//t:div[@type='section']/t:head)") == "士冠禮"       # a 篇 without 第N
+    assert q(root, "string(//t:div[@type='pian']/t:head)") == "士冠禮"       # a 篇 without 第N
     assert [(c, l) for c, l, _ in blocks(root)] == [("an", "案"), ("an", "又案"), ("detached", ""), ("an", "案")]
     assert q(root, "normalize-space(//t:div[@type='juan']/t:trailer)") == "欽定儀禮義疏卷四十五"
 
@@ -248,5 +248,5 @@ def test_a_pian_title_without_its_number_is_a_heading(tmp_path, title):
     path = tmp_path / "KR1d0068_003.txt"
     path.write_text(LIJI.read_text(encoding="utf-8").replace("　曲禮上第一之三¶", f"　{title}¶"), encoding="utf-8")
     root, _ = convert(path)
-    assert q(root, "string(//t:div[@type='section']/t:head)") == title
+    assert q(root, "string(//t:div[@type='pian']/t:head)") == title
     assert not any(title in line for line in layer_lines(root, "jing"))

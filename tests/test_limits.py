@@ -6,7 +6,7 @@ from pipeline import limits
 
 GOOD = (ROOT / "tei" / "004_788d901eea474415.xml").read_text(encoding="utf-8")
 SEG = '<seg xml:id="u1.j1">'
-SEG_DEPTH = 6                 # TEI/text/body/div/ab/seg
+SEG_DEPTH = 7                 # TEI/text/body/div (卷)/div (篇)/ab/seg
 
 
 def nested(depth: int) -> str:

@@ -170,7 +170,9 @@ def test_copied_citation_has_juan_pian_leaf_and_absolute_url(page, kanripo):
     unit.locator(":scope > .tools button.cite").click()
     page.wait_for_function("window.__copied.length > 0")
     text = page.evaluate("window.__copied[0]")
-    assert text == f"禮記註疏 · 卷一 · 曲禮上 · 一-一b · {uid}\n{BASE}KR9z0002_001.html#{uid}"
+    # the URN names the unit as the file's citeStructure does: 卷 1, 篇 1 (曲禮上), the unit
+    assert text == (f"禮記註疏 · 卷一 · 曲禮上 · 一-一b · {uid}\nurn:zhushu:liji-zhushu-wyg:1.1.{uid}\n"
+                    f"{BASE}KR9z0002_001.html#{uid}")
 
 
 def test_two_juan_file_cites_each_unit_with_its_own_juan(page, seeds):

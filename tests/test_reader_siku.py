@@ -53,7 +53,7 @@ def test_liji_structure_and_people():
     q = lambda x: root.xpath(x, namespaces=NS)
     assert q("string(//t:title[@type='main'])") == "礼记注疏 卷三"
     assert q("//t:div[@type='juan']/t:fw/@type") == ["header", "responsibility"]
-    assert q("string(//t:div[@type='section']/t:head)") == "檀弓上第三"
+    assert q("string(//t:div[@type='pian']/t:head)") == "檀弓上第三"
     assert set(q("//t:person/@xml:id")) == {"zhengxuan", "ludeming", "kongyingda"}
     # the 經 lemma spans both 經 sentences of the line; each 注 lemma its 注
     shus = q("//t:note[@type='shu'][not(ancestor::t:note)]")
@@ -137,7 +137,7 @@ def test_pian_titles_without_a_number_are_headings(tmp_path):
     root = etree.fromstring(data)
     assert not report.errors and report.layout == "siku"
     heads = [("".join(h.itertext()), h.get("type")) for h in root.iterfind(".//t:body//t:head", NS)]
-    assert heads == [("礼记注疏卷六十", "juan"), ("大学", "section"), ("曲礼上", "section")]
+    assert heads == [("礼记注疏卷六十", "juan"), ("大学", "pian"), ("曲礼上", "pian")]
     jing = "".join("".join(s.itertext()) for s in root.iterfind(".//t:ab[@type='jing']/t:seg", NS))
     assert jing.startswith("大学之道在明明德") and "曲礼上" not in jing
     assert layer_text(root, "all") == lossless_form(text)

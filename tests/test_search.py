@@ -77,7 +77,7 @@ def test_a_unit_is_placed_in_its_own_juan_and_pian():
     from lxml import etree
     from pipeline.render.search_text import page_text
     tei = etree.fromstring("""<TEI xmlns="http://www.tei-c.org/ns/1.0"><text><body>
-      <div type="juan" n="二十九"><div type="section"><head>內則</head>
+      <div type="juan" n="29"><div type="section"><head>內則</head>
         <ab type="jing"><seg xml:id="u1.j1">子事父母</seg></ab></div></div>
       <div type="juan" n="0"><ab type="jing"><seg xml:id="u2.j1">雞初鳴</seg></ab></div>
     </body></text></TEI>""").getroottree()

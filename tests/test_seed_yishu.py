@@ -126,7 +126,7 @@ def test_furniture_and_header_of_003(conv):
     assert q("//t:body//t:fw/@type") == ["source", "header", "title", "catalogue"]
     repeat = q("//t:fw[@subtype='repeat']")[0]
     assert repeat.text == "钦定仪礼义疏卷十八" and repeat.get("sameAs") == "#" + q("//t:div/t:head")[0].get(XML_ID)
-    assert q("string(//t:div[@type='section']/t:head)") == "聘礼第八之四"
+    assert q("string(//t:div[@type='pian']/t:head)") == "聘礼第八之四"
 
 
 def test_small_notes_of_003(conv):

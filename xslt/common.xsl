@@ -53,6 +53,38 @@
   <!-- ===== pointers ============================================================================ -->
 
   <!-- The ids named by the same-document pointers ("#x") among $pointers; other tokens are dropped. -->
+  <xsl:variable name="zs:digits" as="xs:string+" select="('一', '二', '三', '四', '五', '六', '七', '八', '九')"/>
+
+  <!-- 0 … 999 in Chinese numerals, as 卷 and leaves are numbered: 十, 二十一, 一百零五 (memoised:
+       every leaf of a 卷 names the same 卷). -->
+  <xsl:function name="zs:hanzi-number" as="xs:string" cache="yes">
+    <!-- $i: 0 to 999 -->
+    <xsl:param name="i" as="xs:integer"/>
+    <xsl:variable name="h" select="$i idiv 100"/>
+    <xsl:variable name="t" select="$i mod 100 idiv 10"/>
+    <xsl:variable name="u" select="$i mod 10"/>
+    <xsl:sequence select="if ($i = 0) then '〇' else string-join((
+                            ($zs:digits[$h] || '百')[$h gt 0],
+                            (if ($t gt 0) then ($zs:digits[$t][not($t = 1 and $h = 0)], '十')
+                             else '零'[$h gt 0 and $u gt 0]),
+                            $zs:digits[$u][$u gt 0]), '')"/>
+  </xsl:function>
+
+  <!-- A 卷's @n as the page names it (pipeline/numerals.py juan_label): 29 → 卷二十九, 0a → 卷首上,
+       3-2 → 卷三之二; any other @n after 卷 as it is. -->
+  <xsl:function name="zs:juan-label" as="xs:string">
+    <!-- $n: a div[@type = 'juan']/@n -->
+    <xsl:param name="n" as="xs:string"/>
+    <xsl:variable name="parts" as="xs:string*" select="tokenize(replace($n, '^(\d{1,3})(-(\d{1,3}))?([abc]?)$', '$1 $3 $4'), ' ')"/>
+    <xsl:sequence select="if (not(matches($n, '^\d{1,3}(-\d{1,3})?[abc]?$'))) then '卷' || $n
+                          else '卷' || (if ($parts[1] = '0') then '首' else zs:hanzi-number(xs:integer($parts[1])))
+                               || (if ($parts[2]) then '之' || zs:hanzi-number(xs:integer($parts[2])) else '')
+                               || translate($parts[3], 'abc', '上中下')"/>
+  </xsl:function>
+
+  <!-- The divisions inside a 卷 (a 篇, an office, a 章, any other section), rendered alike. -->
+  <xsl:variable name="zs:sections" as="xs:string+" select="('section', 'pian', 'guan', 'zhang')"/>
+
   <xsl:function name="zs:local-ids" as="xs:string*">
     <!-- $pointers: a TEI pointer attribute value, possibly several whitespace-separated pointers -->
     <xsl:param name="pointers" as="xs:string?"/>
@@ -295,7 +327,7 @@
     <xsl:variable name="front" as="element(tei:fw)*" select="tei:head[1]/preceding-sibling::tei:fw"/>
     <xsl:call-template name="zs:div">
       <xsl:with-param name="id" select="string(@xml:id)"/>
-      <xsl:with-param name="kind" select="if (@type = 'section') then 'section' else 'juan'"/>
+      <xsl:with-param name="kind" select="if (@type = $zs:sections) then 'section' else 'juan'"/>
       <xsl:with-param name="depth" select="count(ancestor::tei:div) + 1"/>
       <xsl:with-param name="front" select="$front"/>
       <xsl:with-param name="head" select="tei:head"/>

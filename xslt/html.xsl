@@ -72,6 +72,10 @@
   <!-- The 卷 the file holds as the site names it (卷二十九—三十); '' for zs:juan. -->
   <xsl:param name="juan" as="xs:string" select="''"/>
 
+  <!-- The name of the 篇 a div[@type = 'pian'] with no heading is (the sidecar named it: 祭法),
+       from pipeline/data/pian.tsv; '' if none. -->
+  <xsl:param name="pian-name" as="xs:string" select="''"/>
+
   <!-- The page of the work and its name, for the breadcrumbs. -->
   <xsl:param name="work-href" as="xs:string" select="''"/>
   <xsl:param name="work-name" as="xs:string" select="''"/>
@@ -139,6 +143,11 @@
       <body data-cite="{zs:cite-prefix(.)}" data-work="{($work[.], $page-title)[1]}">
         <xsl:if test="exists($text//tei:ab[@type = 'translation'])">
           <xsl:attribute name="class">has-translation</xsl:attribute>
+        </xsl:if>
+        <!-- the URN of the file's 卷 less its 卷: a citation adds 卷.篇.unit (data-n below) -->
+        <xsl:variable name="urn" as="xs:string?" select="(//tei:publicationStmt/tei:idno[@type = 'URN'])[1]"/>
+        <xsl:if test="$urn">
+          <xsl:attribute name="data-urn" select="replace($urn, '[^:]+$', '')"/>
         </xsl:if>
         <xsl:if test="$base-url">
           <xsl:attribute name="data-base-url" select="$base-url"/>
@@ -295,14 +304,23 @@
       <xsl:if test="$juan">
         <xsl:attribute name="data-juan" select="$juan"/>
       </xsl:if>
-      <xsl:if test="@type = 'section' and $head">
-        <xsl:attribute name="data-pian" select="normalize-space(string($head[1]))"/>
+      <!-- a level of the document's citeStructure (tei/citation.py CITABLE): its @n -->
+      <xsl:if test="@type = ('juan', 'pian', 'zhang') and @n">
+        <xsl:attribute name="data-n" select="@n"/>
+      </xsl:if>
+      <xsl:variable name="pian" as="xs:string" select="if (@type = 'pian' and empty($head)) then $pian-name else ''"/>
+      <xsl:if test="@type = ('section', 'pian') and ($head or $pian)">
+        <xsl:attribute name="data-pian" select="($pian[.], normalize-space(string($head[1])))[1]"/>
       </xsl:if>
       <xsl:apply-templates select="$front"/>
       <xsl:apply-templates select="$head"/>
       <!-- a 卷 with no heading in the text gets the header's, marked as supplied -->
       <xsl:if test="$juan and empty($head)">
         <h2 class="head juan supplied" data-supplied="teiHeader" title="卷次據文件標頭補"><xsl:value-of select="$juan"/></h2>
+      </xsl:if>
+      <!-- a 篇 the text prints no title of gets its name, marked as supplied -->
+      <xsl:if test="$pian">
+        <h3 class="head section supplied" data-supplied="pian" title="篇名據元數據補"><xsl:value-of select="$pian"/></h3>
       </xsl:if>
       <xsl:for-each select="$groups">
         <xsl:choose>
@@ -626,7 +644,7 @@
   <!-- A 卷 heading is an h2, a section heading inside it an h3 (h4 … deeper). -->
   <xsl:template match="tei:head">
     <xsl:element name="h{min((count(ancestor::tei:div) + 1, 6))}">
-      <xsl:attribute name="class" select="string-join(('head', @type[. = ('juan', 'section')]), ' ')"/>
+      <xsl:attribute name="class" select="string-join(('head', if (@type = 'pian') then 'section' else @type[. = ('juan', 'section')]), ' ')"/>
       <xsl:apply-templates select="@xml:id"/>
       <xsl:apply-templates/>
     </xsl:element>

@@ -124,11 +124,12 @@
     </xsl:if>
   </xsl:template>
 
-  <!-- A div as the contents name it: its heading, else (a 卷) its 卷. -->
+  <!-- A div as the contents name it: its heading, else (a 篇 with none) its name, else (a 卷) its 卷. -->
   <xsl:function name="zs:div-label" as="xs:string">
     <!-- $div: a div of the body -->
     <xsl:param name="div" as="element(tei:div)"/>
     <xsl:sequence select="(normalize-space(string($div/tei:head[1]))[.],
+                           $pian-name[$div/@type = 'pian' and empty($div/tei:head)][.],
                            zs:juan-of-div($div)[$div/@type = 'juan'], '')[1]"/>
   </xsl:function>
 
@@ -138,7 +139,7 @@
     <!-- $div: a div[@type = 'juan'] -->
     <xsl:param name="div" as="element(tei:div)"/>
     <xsl:variable name="n" as="xs:string" select="normalize-space($div/@n)"/>
-    <xsl:sequence select="if ($n and $n != '0') then '卷' || $n
+    <xsl:sequence select="if ($n and $n != '0') then zs:juan-label($n)
                           else if (count(root($div)//tei:body/tei:div[@type = 'juan']) le 1) then zs:juan($div)
                           else ''"/>
   </xsl:function>
@@ -185,23 +186,6 @@
     <!-- $s: any string -->
     <xsl:param name="s" as="xs:string"/>
     <xsl:sequence select="string-length($s) = (1 to 3) and translate($s, '0123456789', '') = ''"/>
-  </xsl:function>
-
-  <xsl:variable name="zs:digits" as="xs:string+" select="('一', '二', '三', '四', '五', '六', '七', '八', '九')"/>
-
-  <!-- 0 … 999 in Chinese numerals, as 卷 and leaves are numbered: 十, 二十一, 一百零五 (memoised:
-       every leaf of a 卷 names the same 卷). -->
-  <xsl:function name="zs:hanzi-number" as="xs:string" cache="yes">
-    <!-- $i: 0 to 999 -->
-    <xsl:param name="i" as="xs:integer"/>
-    <xsl:variable name="h" select="$i idiv 100"/>
-    <xsl:variable name="t" select="$i mod 100 idiv 10"/>
-    <xsl:variable name="u" select="$i mod 10"/>
-    <xsl:sequence select="if ($i = 0) then '〇' else string-join((
-                            ($zs:digits[$h] || '百')[$h gt 0],
-                            (if ($t gt 0) then ($zs:digits[$t][not($t = 1 and $h = 0)], '十')
-                             else '零'[$h gt 0 and $u gt 0]),
-                            $zs:digits[$u][$u gt 0]), '')"/>
   </xsl:function>
 
   <!-- The facsimile of a pb (its @facs names a surface of the facsimile): an absolute http(s)

@@ -128,7 +128,7 @@
   <xsl:function name="zs:juan-of" as="xs:string">
     <xsl:param name="div" as="element(tei:div)?"/>
     <xsl:variable name="head" as="xs:string" select="normalize-space(string($div/tei:head[1]))"/>
-    <xsl:sequence select="if ($div/@n) then '卷' || normalize-space($div/@n)
+    <xsl:sequence select="if ($div/@n) then zs:juan-label(normalize-space($div/@n))
                           else if (contains($head, '卷')) then '卷' || replace($head, '^.*卷', '')
                           else ''"/>
   </xsl:function>

@@ -290,6 +290,7 @@ class Meta:
     provenance: list = field(default_factory=list)
     sidecar: dict = field(default_factory=dict)  # the source's .meta.json (edition, e-text keys)
     events: list = field(default_factory=list)   # pages, lines, rows, gaiji (sources.paragraphs.Event)
+    cite: object | None = None          # its URNs and citable levels (tei.citation.Cite), by the writer
 
 
 @dataclass(slots=True, eq=False)

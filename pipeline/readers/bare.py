@@ -5,8 +5,9 @@
     治官之屬：                        to its first phrase; further paragraphs follow it
     1.1.大宰之職，掌建邦之六典，…
 
-One paragraph per line. Each 篇 heading opens a division (`<div type="section" n="N">`, the
-heading line its head), each numbered section a division inside it (`n="N.M"`). The number is
+One paragraph per line. Each 篇 heading opens a division (`<div type="pian" n="N">`, the
+heading line its head, N its number in pian.tsv for the 三禮), each numbered section (章) a
+division inside it (`<div type="zhang" n="M">` for the printed N.M). The number is
 printed text of the edition: it stays where it is printed, as a `<label type="mark">` at the
 head of the section's first unit. Each sentence (up to 。？！ and the quotation marks closing
 it, or the end of its paragraph) is a 經 unit, each phrase in it (up to ，、；：。？！) a `seg`.
@@ -25,7 +26,8 @@ import re
 from pipeline.chars import WHITESPACE_CHARS as _WS
 from pipeline.model import JING, MARK, Div, Head, Piece, Pos, Unit
 from pipeline.readers import sniffing
-from pipeline.readers.common import Builder
+from pipeline.readers.common import PIAN, Builder
+from pipeline.readers.pian import classic, title
 from pipeline.report import Report
 from pipeline.sources.decoding import Source
 from pipeline.sources.located import Located
@@ -34,6 +36,8 @@ from pipeline.sources.mandoku import Line
 NAME = "bare"
 DESCRIPTION = "the 經 alone, punctuated, in numbered sections (N.M) under `** N` 篇 headings (Kanripo tls)"
 
+# A numbered section of a 篇 (the edition's N.M): a 章.
+ZHANG = "zhang"
 _SP = f"[{re.escape(_WS)}]"
 # `** 1 天官冢宰` (org heading; in a plain e-text the stars may be left out): the number, then
 # a short name with no punctuation.
@@ -200,7 +204,12 @@ def read(src: Source, report: Report):
         if m:
             _flush_mark(b, mark)
             mark = None
-            pian = b.div = Div("section", Head(s, Pos(n, col), "section"), n=m.group("n"))
+            # a 篇 of the 三禮: its number in pian.tsv (the edition's may differ: its 禮記 prints a
+            # 喪服大記 beside the 喪大記), a heading of a 三禮 classic not in the table a plain
+            # section; any other work's 篇 numbered by the edition
+            found = title(m.group("name"))
+            kind = PIAN if found is not None or not classic(b.work) else "section"
+            pian = b.div = Div(kind, Head(s, Pos(n, col), kind), n=str(found.n) if found else m.group("n"))
             b.divs.append(pian)
             name = name or m.group("name")
             continue
@@ -209,7 +218,11 @@ def read(src: Source, report: Report):
         m = NUMBER.match(text)
         if m:
             _flush_mark(b, mark)
-            section = Div("section", None, n=m.group("n"))
+            # the 章 within its 篇, by the last part of the printed N.M; outside a 篇, a section
+            # numbered as printed
+            in_pian = pian is not None and pian.kind == PIAN
+            section = Div(ZHANG if in_pian else "section", None,
+                          n=m.group("n").rsplit(".", 1)[1] if in_pian else m.group("n"))
             if pian is None:
                 b.divs.append(section)
             else:

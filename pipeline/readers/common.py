@@ -9,24 +9,34 @@ from __future__ import annotations
 
 import re
 
-from pipeline import persons
+from pipeline import numerals, persons
 from pipeline.chars import NUMERALS
 from pipeline.model import (Div, Document, Fw, Head, Meta, Pos, Shu, Translation, Unit, assign_ids,
                             persons_pointed_at)
+from pipeline.readers import pian
 from pipeline.report import Report
 from pipeline.sources.decoding import Source
 
-JUAN_LINE = re.compile(rf"^(?P<work>\S*?)卷(?:第)?(?P<n>[{NUMERALS}]+)(?:之[{NUMERALS}]+)?[上中下]?$")
+# (卷 also printed 巻: 儀禮注疏巻十一)
+JUAN_LINE = re.compile(rf"^(?P<work>\S*?)[卷巻](?:第)?(?P<n>[{NUMERALS}]+)(?:之(?P<sub>[{NUMERALS}]+))?(?P<part>[上中下])?$")
 # A chapter title standing alone: 祭法第二十三, 檀弓上第三, 聘礼第八之四.
 CHAPTER = re.compile(rf"^[^\s　，。、【】（）()“”]{{1,10}}第[{NUMERALS}]+(?:之[{NUMERALS}]+)?$")
+# The divisions a title or the sidecar names: a 篇 of the 三禮 (pian.tsv), an office (官) in it.
+PIAN, GUAN = "pian", "guan"
 # The blocks TEI can close with a trailer (written as <ab>: model.common); notes and fw are not.
 _CLOSABLE = frozenset((Unit, Translation))
+
+
+def juan_number(m: re.Match) -> str:
+    """The @n of the 卷 a title match names, Arabic (卷二十九 → 29, 卷首上 → 0a: numerals.juan_n)."""
+    groups = m.groupdict()
+    return numerals.juan_n(groups["n"], groups.get("part") or "", groups.get("sub") or "")
 
 
 def juan_line(s: str) -> re.Match | None:
     """JUAN_LINE.match(s), tried only on lines that hold a 卷: its lazy work name would walk
     every long line to its end."""
-    return JUAN_LINE.match(s) if "卷" in s else None
+    return JUAN_LINE.match(s) if "卷" in s or "巻" in s else None
 
 
 class Builder:
@@ -146,10 +156,15 @@ class Builder:
             self.div = None
 
     def section(self, text: str, pos: Pos) -> None:
-        """A chapter title inside a 卷 (檀弓上第三, 聘礼第八之四): a nested section div."""
+        """A chapter title inside a 卷 (檀弓上第三, 聘礼第八之四): a nested div, a 篇 of the 三禮
+        (type pian, @n its number in pian.tsv: each 之N part of a 篇 its own div with the 篇's
+        number) or any other section."""
         self.flush()
         self.closing_div = self.last_closed = None
-        div = Div("section", Head(text, pos, "section"), front=self.pending_front)
+        # (a title followed by more on its line, 喪服第十一之一　子夏傳: the title before the space)
+        found = pian.title(text) or (pian.title(text.split()[0]) if text.split() else None)
+        kind, n = (PIAN, str(found.n)) if found is not None else ("section", "")
+        div = Div(kind, Head(text, pos, kind), n=n, front=self.pending_front)
         self.pending_front = []
         if self.juan_div is None:
             self.divs.append(div)
@@ -176,9 +191,37 @@ class Builder:
         meta.provenance = self.provenance
         meta.delimiters, meta.edition, meta.events = self.src.delimiters, self.src.kanripo, self.src.events
         doc = Document(meta, self.divs)
+        juan_of_meta(doc)
+        pian_of_meta(doc)
         meta.persons = persons_pointed_at(doc)
         assign_ids(doc)
         return doc
+
+
+def juan_of_meta(doc: Document) -> None:
+    """The 卷 a sidecar names (`"juan": "卷四十六"`) as the @n of the one 卷 div that prints no
+    title of its own (an excerpt opening inside its 卷)."""
+    juans = [d for d in doc.divs if d.kind == "juan"]
+    m = juan_line(doc.meta.juan.strip())
+    if len(juans) == 1 and not juans[0].n and juans[0].head is None and m is not None:
+        juans[0].n = juan_number(m)
+
+
+def pian_of_meta(doc: Document) -> None:
+    """The 篇 a sidecar names (`"section": "祭法"`, `"春官 · 大宗伯"`) as a div around each 卷's
+    blocks, when the text prints no 篇 title of its own: no head (nothing is added to the text),
+    only its type and number; an office (官) named after the 篇 (大宗伯 in 春官), a div inside
+    it named by @n. A range of offices (象胥 … 家士) is no one office: the 篇 alone."""
+    parts = [x.strip() for x in doc.meta.section.split("·")]
+    found = pian.title(parts[0]) if parts[0] else None
+    if found is None or any(d.kind == PIAN for d in doc.all_divs()):
+        return
+    guan = parts[1] if len(parts) == 2 and "…" not in parts[1] and parts[1] else ""
+    for juan in doc.divs:
+        if juan.kind != "juan":
+            continue
+        inner = Div(GUAN, None, blocks=juan.blocks, n=guan) if guan else None
+        juan.blocks = [Div(PIAN, None, blocks=[inner] if inner else juan.blocks, n=str(found.n))]
 
 
 def structure_missing(doc: Document) -> str | None:

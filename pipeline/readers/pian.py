@@ -50,6 +50,21 @@ def _table() -> tuple[dict[str, Pian], re.Pattern]:
     return by_name, title
 
 
+def name(work: str, n: str) -> str:
+    """The name of the 篇 numbered `n` in the 三禮 classic `work` names (any title holding 周禮,
+    儀禮 or 禮記, in either script, or 周官), '' if none: a 篇 div with no heading of its own."""
+    found = classic(work)
+    return next((p.name for p in _table()[0].values() if p.work == found and str(p.n) == n), "")
+
+
+def classic(work: str) -> str:
+    """The classic of the 三禮 a title names (周禮 for 周禮注疏, 周礼 or 欽定周官義疏), '' if none."""
+    return next((c for c, forms in _CLASSICS.items() if any(f in work for f in forms)), "")
+
+
+_CLASSICS = {"周禮": ("周禮", "周礼", "周官"), "儀禮": ("儀禮", "仪礼"), "禮記": ("禮記", "礼记")}
+
+
 def title(text: str) -> Pian | None:
     """The 篇 `text` names when it is nothing but a 篇 title (the caller strips a line)."""
     by_name, pattern = _table()

@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 
 from lxml import etree
 
-from pipeline import hanzi
+from pipeline import hanzi, numerals
+from pipeline.readers import pian
 from pipeline.constants import TEI_NS, XML_ID
 
 _T = "{%s}" % TEI_NS
@@ -64,6 +65,7 @@ class PageInfo:
     whole_work: bool = False                   # a Kanripo whole-work file (its 目次, no text)
     contents: list[tuple[str, str, str]] = field(default_factory=list)  # (label, file, leaf)
     sections: list[tuple[str, str, int]] = field(default_factory=list)  # (div id, head, depth)
+    pian: str = ""                             # the name of its 篇 that prints no heading (祭法)
     source: Source = field(default_factory=Source)
     persons: dict[str, tuple[str, str]] = field(default_factory=dict)   # id → (name, floruit)
     quotes: list[tuple[str, str, str, Place]] = field(default_factory=list)  # (person, id, excerpt, place)
@@ -91,10 +93,24 @@ def header_juan(tree: etree._ElementTree) -> str:
     return _titles(tree.getroot().find(f"{_T}teiHeader"))[2]
 
 
+def header_work(tree: etree._ElementTree) -> str:
+    """The work the header's titleStmt names ('' if none)."""
+    return _titles(tree.getroot().find(f"{_T}teiHeader"))[1]
+
+
 def juan_of_div(div: etree._Element, header_juan: str) -> str:
-    """A 卷 div's own 卷: 卷 + its @n (n="0" is Kanripo's 'not numbered'), else the header's."""
+    """A 卷 div's own 卷: its @n as a 卷 (29 → 卷二十九; n="0" is Kanripo's 'not numbered'), else
+    the header's."""
     n = (div.get("n") or "").strip()
-    return f"卷{n}" if n and n != "0" else header_juan
+    return numerals.juan_label(n) if n and n != "0" else header_juan
+
+
+def pian_of_div(div: etree._Element, work: str, head: str) -> str:
+    """The 篇 a div names: its heading `head` (as the caller reads it), or, a 篇 the sidecar
+    named (type pian, no heading), its name in pian.tsv."""
+    if head or div.get("type") != "pian":
+        return head
+    return pian.name(work, div.get("n") or "")
 
 
 def page_info(tree: etree._ElementTree, path: str, name: str) -> PageInfo:
@@ -132,9 +148,12 @@ def _read_structure(info: PageInfo, body: etree._Element) -> None:
         return
     for div in body.iter(_DIV):
         head = div.find(_HEAD)
-        if head is not None and div.get(XML_ID):
+        label = pian_of_div(div, info.work, _text(head))
+        if head is None and label:              # a 篇 the sidecar names: its name from pian.tsv
+            info.pian = info.pian or label
+        if label and div.get(XML_ID):
             depth = sum(1 for a in div.iterancestors(_DIV)) + 1
-            info.sections.append((div.get(XML_ID), _text(head), depth))
+            info.sections.append((div.get(XML_ID), label, depth))
 
 
 def _source(header: etree._Element | None, root: etree._Element) -> Source:
@@ -162,8 +181,9 @@ def _source(header: etree._Element | None, root: etree._Element) -> Source:
         s.date = _text(bibl.find(f"{_T}date"))
     pub = fd.find(f"{_T}publicationStmt") if fd is not None else None
     if pub is not None:
-        s.licence = _text(pub.find(f"{_T}availability"))
-        s.publication = _text(pub.find(f"{_T}p"))
+        # the licence is availability/licence; a statement in availability/p is no licence
+        s.licence = _text(pub.find(f"{_T}availability/{_T}licence"))
+        s.publication = _text(pub.find(f"{_T}p")) or _text(pub.find(f"{_T}availability/{_T}p"))
     app = header.find(f"{_T}encodingDesc/{_T}appInfo/{_T}application[@ident='zhushu']")
     if app is not None:
         s.zhushu = app.get("version") or ""
@@ -173,11 +193,11 @@ def _source(header: etree._Element | None, root: etree._Element) -> Source:
     return s
 
 
-def _place(el: etree._Element, header_juan: str) -> Place:
+def _place(el: etree._Element, header_juan: str, work: str) -> Place:
     place = Place()
     for div in el.iterancestors(_DIV):
-        if not place.pian and div.get("type") == "section":
-            place.pian = _text(div.find(_HEAD))
+        if not place.pian and div.get("type") in ("section", "pian"):
+            place.pian = pian_of_div(div, work, _text(div.find(_HEAD)))
         if div.get("type") == "juan":
             place.juan = juan_of_div(div, header_juan)
             break
@@ -207,7 +227,7 @@ def _read_people(info: PageInfo, root: etree._Element, header_juan: str) -> None
         if quoted and el.get(XML_ID) is not None:
             text = "".join("".join(el.itertext()).split())
             excerpt = text[:EXCERPT] + ("…" if len(text) > EXCERPT else "")
-            place = _place(el, header_juan)
+            place = _place(el, header_juan, info.work)
             for ref in resp.split():
                 info.quotes.append((ref.lstrip("#"), el.get(XML_ID), excerpt, place))
         elif not quoted and el.get("type") in LAYER_NAMES and el.get(XML_ID) is not None:

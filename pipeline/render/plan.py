@@ -95,6 +95,7 @@ def page_params(p: PageInfo, work: Work, out_dir: str, options: Options) -> dict
         "lang": p.lang,
         "title": p.title,
         "juan": p.juan,
+        "pian-name": p.pian,
         "work-href": work.page,
         "work-name": work.title,
         "prev-href": prev.name if prev else "",

@@ -17,7 +17,7 @@ from lxml import etree
 
 from pipeline import hanzi
 from pipeline.constants import TEI_NS, XML_ID
-from pipeline.render.pages import juan_of_div
+from pipeline.render.pages import header_work, juan_of_div, pian_of_div
 
 _T = "{%s}" % TEI_NS
 _DIV, _HEAD, _AB, _SEG, _NOTE, _P, _CIT = (f"{_T}{n}" for n in ("div", "head", "ab", "seg", "note", "p", "cit"))
@@ -92,6 +92,7 @@ def matching_codes(text: str) -> np.ndarray:
 class _Reader:
     def __init__(self, tree: etree._ElementTree, header_juan: str):
         self.header_juan = header_juan
+        self.work = header_work(tree)           # the 篇 of a div with no heading is named from it
         self.glyphs = {}                       # an empty g shows its glyph's mapping (html.xsl)
         for glyph in tree.iter(f"{_T}glyph", f"{_T}char"):
             mapping = glyph.find(f"{_T}mapping")
@@ -113,9 +114,9 @@ class _Reader:
                 j, p = juan, pian
                 if child.get("type") == "juan":
                     j = juan_of_div(child, self.header_juan)
-                elif child.get("type") == "section":
+                elif child.get("type") in ("section", "pian"):
                     head = child.find(_HEAD)
-                    p = _squeeze("".join(head.itertext())) if head is not None else ""
+                    p = pian_of_div(child, self.work, _squeeze("".join(head.itertext())) if head is not None else "")
                 self.walk(child, j, p)
             elif tag == _AB and child.get("type") == "translation":
                 self.unit(child, "translation", juan, pian)

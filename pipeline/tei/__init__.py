@@ -13,6 +13,7 @@ Where things are:
     text.py       text as written: escapes, <g> for the characters that need one, tokens
     place.py      a Kanripo source's pages, lines, rows and gaiji placed into the text
     markup.py     namespaces, escaping, attributes, glyph ids, the token kinds' elements
+    citation.py   the URN of each 卷 and the citeStructure of the header (refsDecl)
 
 Anything the writer cannot place is an error in the report.
 """
@@ -27,6 +28,7 @@ from pipeline.constants import TEI as T
 from pipeline.constants import TEI_NS, XML_LANG
 from pipeline.model import Document, Meta, Work
 from pipeline.report import Report
+from pipeline.tei import citation
 from pipeline.tei import header as _header
 from pipeline.tei.body import BodyWriter
 from pipeline.tei.header import TAXONOMY
@@ -62,6 +64,7 @@ class _Writer(BodyWriter):
         root.set(XML_LANG, "lzh")
         header = _el(root, "teiHeader")
         text_lang = text_language(body)
+        self.doc.meta.cite = citation.of(self.doc)
         _header.header(header, self.doc.meta, self.glyphs, self.translation_langs, text_lang)
         etree.indent(header, level=1)
         root.text = header.tail = "\n"

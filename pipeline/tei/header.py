@@ -13,6 +13,7 @@ from pipeline.chars import UNICODE_VERSION, glyph_kind, stood_in
 from pipeline.constants import SHARED_PREFIXES, XML_LANG
 from pipeline.model import Meta
 from pipeline.sources.kanripo import GAIJI_IMAGES
+from pipeline.tei import citation
 from pipeline.tei.markup import _el, glyph_id, person
 from pipeline.tei.place import surface_id
 from pipeline.tei.shared import TAXONOMY, siku_categories
@@ -66,7 +67,8 @@ def header(h, m: Meta, glyphs, translation_langs, text_lang: str = "lzh") -> Non
     _el(rs, "resp", "TEI encoding, converted from an e-text")
     _el(rs, "name", f"Zhushu {__version__}")
     ps = _el(fd, "publicationStmt")
-    _el(ps, "authority", "Zhushu")
+    _el(ps, "authority", "Zhushu")     # TEI admits an idno only after an agency
+    citation.idnos(ps, m)
     availability(ps)
     sd = _el(fd, "sourceDesc")
     printed(sd, m)
@@ -76,6 +78,7 @@ def header(h, m: Meta, glyphs, translation_langs, text_lang: str = "lzh") -> Non
     _el(app, "label", "Zhushu")
     _el(app, "desc", f"reader: {m.layout}")
     editorial(_el(ed, "editorialDecl"), m)
+    citation.refs_decl(ed, m)
     prefixes(_el(ed, "listPrefixDef"))
     gaiji = m.edition.gaiji if m.edition is not None else []
     if glyphs or gaiji:

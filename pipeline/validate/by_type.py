@@ -40,7 +40,8 @@ _NOT_IN_QUOTATION = frozenset((ANCHOR, _CIT, _QUOTE))
 _BIBL, _AUTHOR = f"{TEI}bibl", f"{TEI}author"
 _TRANSLATION_LANGS = ("zh-Hans", "zh-Hant")
 # the divisions a div may hold (by its @type; none where it is not named)
-_NESTED = {"juan": ("section",), "section": ("section",), "xingshi": ("dynasty",),
+_NESTED = {"juan": ("pian", "section"), "pian": ("guan", "zhang", "section"), "guan": ("section",),
+           "section": ("section",), "xingshi": ("dynasty",),
            "juanshou": ("shengzhi", "gangling")}
 _PLACENAME = f"{TEI}placeName"
 

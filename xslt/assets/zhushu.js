@@ -490,6 +490,8 @@
         b.type = "button";
         b.className = "cite";
         b.setAttribute("data-cite", citeOf(el) || (prefix ? prefix + " · " + id : id));
+        var urn = urnOf(el);
+        if (urn) b.setAttribute("data-urn", urn);
         b.title = "複製引文";
         b.setAttribute("aria-label", "複製引文：" + named);
         s.appendChild(a);
@@ -549,6 +551,22 @@
       .filter(function (part) { return part; }).join(" · ");
   }
 
+  // The URN citation of an element (pipeline/tei/citation.py): the file's URN base, the @n of
+  // each citable div it is in (卷, 篇, 章: section/@data-n), and a unit's (ab's) own id (u12,
+  // t3); any other element is cited by the passage it stands in. '' when the file has no URN.
+  var UNIT_ID = /^[ut][0-9]+$/;
+  function urnOf(el) {
+    var base = doc.body.getAttribute("data-urn");
+    if (!base) return "";
+    var parts = [];
+    for (var s = el; s && s !== doc.body; s = s.parentNode) {
+      if (s.getAttribute && s.hasAttribute("data-n")) parts.unshift(s.getAttribute("data-n"));
+    }
+    if (!parts.length) return "";
+    if (UNIT_ID.test(el.id)) parts.push(el.id);
+    return base + parts.join(".");
+  }
+
   // The leaf an element begins on: a leaf marker at its very start (before any of its text),
   // else the last marker before it in document order (a binary search over the markers).
   var leafMarkers = null;
@@ -583,7 +601,8 @@
     var hash = link ? link.getAttribute("href") || "" : "";
     if (hash.charAt(0) !== "#") hash = "";
     var url = permalinkOf(hash.slice(1));
-    var text = (button.getAttribute("data-cite") || "") + "\n" + url;
+    var urn = button.getAttribute("data-urn");
+    var text = (button.getAttribute("data-cite") || "") + "\n" + (urn ? urn + "\n" : "") + url;
     copyText(text, function (ok) {
       if (ok) {
         button.classList.add("copied");

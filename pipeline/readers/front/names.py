@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from pipeline import numerals
 from pipeline.chars import WHITESPACE_CHARS as _WS
 from pipeline.model import FORENAME, HAO, NATIVE, SURNAME, XIAOZHU, ZI, NamePart, Pos, SmallNote
 from pipeline.readers.front.scanner import (ENTRY, PROSE, SECTION, XINGSHI, Scanner, heading_text,
@@ -80,26 +81,6 @@ def _remark(s: str) -> bool:
     or too long for a name or a place and no variant (京兆筠州/一作 is a place and a variant)."""
     s = s.replace(" ", "")
     return bool(_REMARK_WORDS.search(s)) or (len(s) >= _REMARK_MIN and "一作" not in s and "一字" not in s)
-
-
-_CN = {c: k for k, c in enumerate("〇一二三四五六七八九")}
-
-
-def _number(s: str) -> int:
-    """二十四 → 24 (the counts the remarks give)."""
-    if s.isdigit():
-        return int(s)
-    n, cur = 0, 0
-    for ch in s:
-        if ch == "十":
-            n += (cur or 1) * 10
-            cur = 0
-        elif ch == "百":
-            n += (cur or 1) * 100
-            cur = 0
-        elif ch in _CN:
-            cur = _CN[ch]
-    return n + cur
 
 
 _BEFORE = re.compile(r"以上([〇一二三四五六七八九十百]+)人")
@@ -189,7 +170,7 @@ class Names:
         among them when it is the entry's own), 以下X時人 (this one and those after)."""
         m = _BEFORE.search(text)
         if m and "未詳" in text:
-            for e in self.entries[-_number(m.group(1)):]:
+            for e in self.entries[-numerals.value(m.group(1)):]:
                 e.dynasty = ""
         m = _AFTER.search(text)
         if m:

@@ -9,7 +9,7 @@ import re
 from pipeline.chars import WHITESPACE_CHARS as _WS
 from pipeline.model import Div, Fw, Pos, Translation, Unit, YishuBlock
 from pipeline.readers import pian
-from pipeline.readers.common import CHAPTER, Builder
+from pipeline.readers.common import CHAPTER, Builder, juan_number
 from pipeline.readers.yishu import interleave, smallnotes
 from pipeline.readers.yishu.attribution import Speakers, attributions
 from pipeline.readers.yishu.blocks import Blocks
@@ -187,7 +187,7 @@ class _Reader(Blocks):
         if m is None and self.indented and n in self.headings and n not in self.sections:
             m = juan_title(title_key(smallnotes.mask(self.stripped[n]).rstrip(_WS)))
         if m:
-            self.b.juan(s, pos, m.group("n"), m.group("work"))
+            self.b.juan(s, pos, juan_number(m), m.group("work"))
             # the 卷 title printed again at its end leaves out the note (the 圖 卷)
             self.printed[key] = self.printed[title_key(m.group())] = self.line_block[n] = self.b.div.head
             # a 卷首 and a 圖 卷 (欽定儀禮義疏卷四十一(禮器圖一)) hold no 經 of the classic

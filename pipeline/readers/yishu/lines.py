@@ -93,7 +93,7 @@ def furniture_kind(s: str) -> str | None:
 
 
 # A 卷 title: 卷 also printed 巻; the 卷首 (卷首上, 卷首下) come before 卷一.
-JUAN_TITLE = re.compile(rf"^(?P<work>\S*?)[卷巻](?:第)?(?P<n>[{NUMERALS}]+|首)(?:之[{NUMERALS}]+)?[上中下]?$")
+JUAN_TITLE = re.compile(rf"^(?P<work>\S*?)[卷巻](?:第)?(?P<n>[{NUMERALS}]+|首)(?:之(?P<sub>[{NUMERALS}]+))?(?P<part>[上中下])?$")
 # The 篇 of the 儀禮 and the 禮記, which the 圖 卷 print bare as the titles of their figures.
 # 總論 glued to the 篇 it sums up: 鄉飲酒總論徐氏幹曰… (a paragraph at a 篇's end). Its groups
 # are LINE_LABEL's (an never takes part), so that it stands for it as a line's label.

@@ -14,7 +14,7 @@ from typing import Callable
 from pipeline.chars import Q_CLOSE, Q_OPEN, QUOTE_MARKS, WHITESPACE_CHARS as _WS
 from pipeline.model import Div, Pos, Shu, Unit
 from pipeline.readers import pian
-from pipeline.readers.common import CHAPTER, Builder, juan_line
+from pipeline.readers.common import CHAPTER, Builder, juan_line, juan_number
 from pipeline.readers.zhushu.lemmas import resolve_group
 from pipeline.readers.zhushu.shu import (MARK, looks_like_shu, mark_text, opens_body, parse_block,
                                          resp_for, starts_section)
@@ -87,7 +87,7 @@ class ZhushuBuilder(Builder):
             return
         m = juan_line(s)
         if m:
-            self.juan(s, Pos(n, col), m.group("n"), m.group("work"))
+            self.juan(s, Pos(n, col), juan_number(m), m.group("work"))
             return
         if CHAPTER.match(s) or pian.title(s):            # a 篇 title, with or without 第N
             self.section(s, Pos(n, col))

@@ -21,7 +21,7 @@ from pipeline import persons
 from pipeline.chars import NUMERALS
 from pipeline.chars import WHITESPACE_CHARS as _WS
 from pipeline.model import MARK, XIAOZHU, YINYI, Div, Fw, Head, Piece, Pos, Prose, SmallNote, Unit
-from pipeline.readers.common import Builder
+from pipeline.readers.common import Builder, juan_number
 from pipeline.readers.zhushu import pieces
 from pipeline.report import Report
 from pipeline.sources.decoding import Source
@@ -230,11 +230,11 @@ def _edition_title(b: Builder, runs, lead: str, n: int, col: int, work_title: st
     m = _juan_title(lead, work_title)
     if m:
         juan = b.juan_div
-        if juan is not None and juan.blocks and (juan.n == m.group("n") if juan.head is not None
+        if juan is not None and juan.blocks and (juan.n == juan_number(m) if juan.head is not None
                                                  else seen_text):
             _closing(b, juan, lead, runs[1:], n, col)
         else:
-            b.juan(lead, Pos(n, col), m.group("n"), m.group("work"))
+            b.juan(lead, Pos(n, col), juan_number(m), m.group("work"))
             _title_rest(b, runs[1:], n, col)
         return True
     full = "".join(t for _, t, note in runs if not note).strip(_WS)
@@ -308,7 +308,7 @@ def _glued_tail(b: Builder, s: str, work_title: str) -> tuple[int, int | None]:
         return len(s), None
     after = s[at + 1:].split("(", 1)[0]
     m = _juan_title(after.strip(_WS), work_title)
-    if m is None or m.group("n") != juan.n:
+    if m is None or juan_number(m) != juan.n:
         return len(s), None
     return at + 1, at + 1
 

@@ -19,7 +19,7 @@ from pipeline.chars import WHITESPACE, WHITESPACE_CHARS as _WS
 from pipeline.constants import SIKU_HEADER
 from pipeline.model import MARK, XIAOZHU, YINYI, Fw, Pos, Prose, SmallNote, Unit
 from pipeline.readers import common, kaozheng, pian
-from pipeline.readers.common import CHAPTER, juan_line
+from pipeline.readers.common import CHAPTER, juan_line, juan_number
 from pipeline.readers.yishu import reader as yishu
 from pipeline.readers.zhushu import bare_quotes, cues, pieces
 from pipeline.readers.zhushu.grammar import RawLine, ZhushuBuilder, located
@@ -278,10 +278,11 @@ def read(src: Source, report: Report):
             b.top_div("kaozheng", s, pos)
             kaozheng_head = s
         elif (m := juan_line(s)) and b.juan_div is not None and b.juan_div.head is not None \
-                and b.juan_div.head.text == s:
-            b.closing_of(b.juan_div, s, pos)          # the 卷's title printed again at its end
+                and (b.juan_div.head.text == s or (b.juan_div.n and b.juan_div.n == juan_number(m))):
+            # the 卷's title printed again at its end (also with a variant form: 巻/卷, 疏/䟽)
+            b.closing_of(b.juan_div, s, pos)
         elif m:
-            b.juan(s, pos, m.group("n"), m.group("work"))
+            b.juan(s, pos, juan_number(m), m.group("work"))
         elif RESPONSIBILITY.match(s):
             _commentators(b, s)
             b.furniture(Fw(s, pos, "responsibility"))
