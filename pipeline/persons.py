@@ -19,6 +19,9 @@ class Person:
     birth: str = ""                     # a year, where established (negative: BCE)
     death: str = ""
     source: str = ""                    # where the dates (and any authority id) came from
+    # authority records: (authority, id), e.g. ("CBDB", "12345"), ("wikidata", "Q1"): only ids
+    # checked against the authority itself (none is filled in yet: see docs/encoding.md)
+    authorities: tuple[tuple[str, str], ...] = ()
 
 
 @functools.cache
@@ -28,12 +31,28 @@ def registry() -> dict[str, Person]:
     for line in text.splitlines():
         if not line.strip() or line.startswith("#"):
             continue
-        cells = (line.split("\t") + [""] * 11)[:11]
-        pid, name, sur, given, zi, dyn, role, aliases, birth, death, source = cells
+        cells = (line.split("\t") + [""] * 12)[:12]
+        pid, name, sur, given, zi, dyn, role, aliases, birth, death, source, ids = cells
         split = lambda s: tuple(x for x in s.split("|") if x)
         people[pid] = Person(pid, name, split(sur), split(given), split(zi), dyn, role, split(aliases),
-                             birth, death, source)
+                             birth, death, source, authorities(ids))
     return people
+
+
+AUTHORITIES = ("CBDB", "VIAF", "wikidata")
+
+
+def authorities(cell: str) -> tuple[tuple[str, str], ...]:
+    """`CBDB:12345|wikidata:Q1` → (("CBDB", "12345"), ("wikidata", "Q1")); an authority not
+    in AUTHORITIES, or an entry without its id, is refused (a typo must not publish a bad id)."""
+    out = []
+    for entry in filter(None, cell.split("|")):
+        name, _, value = entry.partition(":")
+        if name not in AUTHORITIES or not value:
+            raise ValueError(f"scholars.tsv: authority id {entry!r} is not one of "
+                             f"{', '.join(a + ':<id>' for a in AUTHORITIES)}")
+        out.append((name, value))
+    return tuple(out)
 
 
 def get(pid: str) -> Person:

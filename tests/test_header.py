@@ -158,3 +158,35 @@ def test_xml_model_is_present_and_never_followed(tmp_path):
     for name in SHARED_FILES:
         shutil.copy(ROOT / "tei" / name, tmp_path / name)
     assert not list(iter_issues(str(tmp_path / SEEDS[0].name)))
+
+
+def _persons_with_authorities():
+    """persons.xml with 鄭玄 given two authority ids (the registry has none checked yet)."""
+    import dataclasses
+
+    from pipeline import persons
+    from pipeline.tei import shared
+    zheng = dataclasses.replace(persons.get("zhengxuan"),
+                                authorities=persons.authorities("CBDB:12345|wikidata:Q1"))
+    doc = etree.fromstring(shared.persons_document())
+    lp = doc.find(f".//{TEI}listPerson")
+    lp.remove(lp.find(f"{TEI}person"))
+    shared.person(lp, zheng)
+    return doc
+
+
+def test_authority_ids_of_the_registry_become_idnos():
+    """A registry row's authority ids (CBDB, VIAF, wikidata) are idno of its person in
+    persons.xml; an unknown authority or an empty id is refused, not published."""
+    from pipeline import persons
+    person = _persons_with_authorities().find(f".//{TEI}listPerson")[-1]
+    assert [(i.get("type"), i.text) for i in person.iterfind(f"{TEI}idno")] == [("CBDB", "12345"), ("wikidata", "Q1")]
+    for bad in ("cbdb:1", "CBDB:", "GND:118"):
+        with pytest.raises(ValueError, match="authority id"):
+            persons.authorities(bad)
+    assert not any(p.authorities for p in persons.registry().values())   # none checked yet
+
+
+def test_a_person_with_authority_ids_is_valid_tei(tei_all):
+    doc = _persons_with_authorities()
+    assert tei_all.validate(etree.ElementTree(doc)), tei_all.error_log

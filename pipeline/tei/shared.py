@@ -103,7 +103,8 @@ def persons_document() -> bytes:
 
 
 def person(lp, p: persons.Person) -> None:
-    """A scholar of the registry: name parts, full name, dynasty, dates where established, role."""
+    """A scholar of the registry: name parts, full name, authority ids, dynasty, dates where
+    established, role."""
     e = _el(lp, "person", xml_id=p.id)
     pn = _el(e, "persName")
     pn.set(XML_LANG, "lzh-Hant")
@@ -114,6 +115,8 @@ def person(lp, p: persons.Person) -> None:
         _el(pn, "addName", _canonical(p.courtesy, ""), type="zi")
     full = _el(e, "persName", p.name, type="full")
     full.set(XML_LANG, "lzh-Hant")
+    for authority, value in p.authorities:
+        _el(e, "idno", value, type=authority)
     if p.birth:
         _el(e, "birth", when=_year(p.birth))
     if p.death:
