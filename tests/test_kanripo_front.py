@@ -94,7 +94,9 @@ def test_furniture_title_and_catalogue():
     assert [(f.get("type"), text(f)) for f in mulu.findall("t:fw", NS)] == [
         ("header", "欽定四庫全書"), ("catalogue", "經部四"), ("title", "周禮注疏"),
         ("catalogue", "禮類一"), ("catalogue", "周禮之屬")]
-    assert root.xpath("string(//t:classCode)", namespaces=NS) == "經部,禮類,周禮之屬"
+    # the catalogue lines classify the work: its narrowest category of the shared taxonomy
+    assert root.xpath("//t:textClass/t:catRef[@scheme='cat:siku']/@target", namespaces=NS) == \
+        ["cat:siku.jing.li.zhouli"]
 
 
 def test_table_rows_a_new_cell_is_no_continued_note():
@@ -135,7 +137,7 @@ def test_kaozheng_of_the_xu_credits_its_chen():
     entry = kz.find("t:ab[@type='kaozheng']", NS)
     assert text(entry.find("t:label", NS)) == "夫禮者所以正人倫"
     note = entry.find("t:note[@type='an']", NS)
-    assert note.get("resp") == "#qizhaonan"
+    assert note.get("resp") == "psn:qizhaonan"
     assert [text(t) for t in kz.findall("t:trailer", NS)] == ["周禮正義序考證"]
 
 
@@ -144,7 +146,7 @@ def test_yuanmu_notes_are_yinyi_and_shu_of_their_authors():
     paras = root.xpath("//t:div[@type='yuanmu']/t:p", namespaces=NS)
     assert [text(p)[:6] for p in paras] == ["天官冢宰第一", "地官司徒第二", "春官宗伯第三"]
     notes = [(n.get("type"), n.get("resp"), text(n)[:4]) for n in paras[0].findall("t:note", NS)]
-    assert notes == [("yinyi", "#ludeming", "冢知勇反"), ("shu", "#jiagongyan", "釋曰第一")]
+    assert notes == [("yinyi", "psn:ludeming", "冢知勇反"), ("shu", "psn:jiagongyan", "釋曰第一")]
     # the 疏 note continued over the next lines is one note
     assert text(paras[0].findall("t:note", NS)[1]).endswith("故云冢大也")
 
@@ -235,10 +237,13 @@ def test_xingshi_tei_names_and_dynasties():
         ("addName", "zi", "small", "寛夫")]
     assert text(name) == "董氏仲舒寛夫"
     assert text(p.find("t:placeName", NS)) == "廣川"
-    # a scholar the registry knows is pointed at, and listed in the header
+    # a scholar the registry knows is pointed at in the shared persons.xml, and is the only
+    # person the file points at; none is declared in the file itself
     zheng = xingshi.xpath(".//t:persName[t:forename='玄']", namespaces=NS)[0]
-    assert zheng.get("ref") == "#zhengxuan"
-    assert root.xpath("//t:listPerson/t:person/@xml:id", namespaces=NS) == ["zhengxuan"]
+    assert zheng.get("ref") == "psn:zhengxuan"
+    assert sorted(set(root.xpath("//@ref[starts-with(., 'psn:') or starts-with(., '#zs.')]"
+                                 " | //@resp", namespaces=NS))) == ["psn:zhengxuan"]
+    assert root.xpath("//t:listPerson/t:person", namespaces=NS) == []
 
 
 def test_yili_bare_line_ends_break_nothing():

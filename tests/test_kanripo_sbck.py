@@ -77,7 +77,7 @@ def test_zhouli_layers(zhouli):
     glosses = xp(zhouli, "//t:ab/t:note[@type='yinyi']")
     assert [text_of(g) for g in glosses[:4]] == ["雒音洛本作洛", "景京領反下皆同", "辨方免反又平勉反", "别彼列反"]
     assert [text_of(g.find("t:term", T)) for g in glosses[:4]] == ["雒", "景", "辨", "别"]
-    assert glosses[0].get("resp") == "#ludeming"
+    assert glosses[0].get("resp") == "psn:ludeming"
     # each gloss points at the 經 or 注 that holds its head
     assert [g.get("target") for g in glosses[:4]] == ["#u1.z1", "#u1.z1", "#u1.j2", "#u1.z2"]
     assert xp(glosses[2], "t:seg/@type") == ["fanqie", "fanqie"]
@@ -139,7 +139,7 @@ def test_liji_title_notes_and_commentator(liji):
     assert kids == [("head", "曲禮上第一"), ("p", "陸德明音義曰"), ("fw", "禮記"), ("p", "陸曰此記二礼"),
                     ("fw", "鄭氏註")]
     note = xp(div, "t:p/t:note")[0]
-    assert note.get("type") == "yinyi" and note.get("resp") == "#ludeming"
+    assert note.get("type") == "yinyi" and note.get("resp") == "psn:ludeming"
     assert text_of(note).endswith("委曲說礼之事")
 
 

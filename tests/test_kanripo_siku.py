@@ -129,7 +129,9 @@ def test_gaiji_in_g_declared_with_kanripos_table(converted):
 
 def test_the_header_keeps_the_metadata_lines(converted):
     _, root, _ = converted
-    bibl = xp(root, "//t:sourceDesc/t:bibl")[0]
+    # the e-text's metadata lines go to the e-text's bibl; the edition code names the print
+    assert xp(root, "//t:sourceDesc/t:bibl[@type='printed']/t:edition/text()") == ["四庫全書 文淵閣本"]
+    bibl = xp(root, "//t:sourceDesc/t:bibl[@type='etext']")[0]
     assert xp(bibl, "t:idno[@type='kanripo']/text()") == ["KR9z0001"]
     assert xp(bibl, "t:edition/text()") == ["四庫全書・文淵閣 (WYG)"]
     assert xp(bibl, "t:date/text()") == ["2015-09-23 09:38:05"]
@@ -165,14 +167,17 @@ def test_a_drum_score_is_jing_as_printed(converted):
 
 
 def test_kaozheng_entries_and_judgments_credited(converted):
-    _, root, stderr = converted
+    out, root, stderr = converted
     entries = xp(root, "//t:div[@type='kaozheng']/t:ab[@type='kaozheng']")
     assert [xp(e, "string(t:label[@type='lemma'])") for e in entries] == ["曲禮上曲禮曰注疏是引儀禮正經", "若夫注言若欲為丈夫也"]
     judgments = xp(root, "//t:ab[@type='kaozheng']/t:note[@type='an']")
-    assert [j.get("resp") for j in judgments] == ["#qizhaonan", "#zs.臣紱"]
+    assert [j.get("resp") for j in judgments] == ["psn:qizhaonan", "#zs.臣紱"]
     # the name split over two lines is one name
     assert xp(judgments[1], "string(t:persName)") == "臣紱"
-    assert xp(root, "//t:standOff//t:person[@xml:id='qizhaonan']//t:persName[@type='full']/text()") == ["齊召南"]
+    # the registry's 臣 is declared once, in the shared persons.xml written beside the file
+    persons = etree.parse(str(out / "persons.xml")).getroot()
+    assert xp(persons, "//t:standOff//t:person[@xml:id='qizhaonan']//t:persName[@type='full']/text()") == ["齊召南"]
+    assert not xp(root, "//t:person[@xml:id='qizhaonan']")
     assert "臣紱 is not in the registry" in stderr
 
 
@@ -270,7 +275,7 @@ def test_the_pian_title_under_the_commentators_is_a_head_with_its_yinyi(zhouli):
     assert xp(section, "string(t:head[@type='pian'])") == "天官冢宰下"
     p = xp(section, "t:head/following-sibling::*[1]")[0]
     assert p.tag == "{http://www.tei-c.org/ns/1.0}p" and text_of(p) == "音義天官下本亦作天官冢宰下"
-    assert xp(p, "t:note[@type='yinyi']/@resp") == ["#ludeming"]
+    assert xp(p, "t:note[@type='yinyi']/@resp") == ["psn:ludeming"]
     jing = "".join(text_of(s) for s in xp(root, "//t:ab[@type='jing']/t:seg"))
     assert "天官" not in jing and jing.startswith("醫師掌醫之政令")
 
@@ -314,7 +319,7 @@ def test_the_commentators_line_with_the_variant_shu_is_furniture(tmp_path):
     assert [("".join(e.itertext()), e.get("type")) for e in root.iterfind(".//t:body//t:fw", ns)][-1] == \
         ("漢鄭氏注　唐陸徳明音義　孔穎達䟽", "responsibility")
     assert ["".join(h.itertext()) for h in root.iterfind(".//t:body//t:head", ns)] == ["禮記注疏卷四", "曲禮下"]
-    assert root.find(".//t:note[@type='shu']", ns).get("resp") == "#kongyingda"
+    assert root.find(".//t:note[@type='shu']", ns).get("resp") == "psn:kongyingda"
 
 
 def liji_juan(tmp_path, juan: int, numeral: str, pian: str, body: str):

@@ -52,8 +52,9 @@ def blocks(root):
     out = []
     for n in q(root, "//t:body//t:div/t:note[@type='yishu' or @type='an']"):    # blocks: children of a div
         label = "".join(n.xpath("string(t:label)", namespaces=NS).split())
-        # who said it is the cit's author (a p: words nobody is named for)
-        quotes = [(p.xpath("string(t:bibl/t:author/@ref)", namespaces=NS).lstrip("#"),
+        # who said it is the cit's author (a p: words nobody is named for): its pointer, psn: for
+        # a scholar of the shared registry (persons.xml), # for one declared from the text
+        quotes = [(p.xpath("string(t:bibl/t:author/@ref)", namespaces=NS),
                    "".join("".join(p.itertext()).split()))
                   for p in n.xpath("t:cit|t:p", namespaces=NS)]
         out.append((n.get("subtype") or n.get("type"), label, quotes))
@@ -104,16 +105,16 @@ def test_liji_commentary_paragraphs_and_scholars():
     assert [(c, l) for c, l, _ in got] == [("zhengyi", "正義"), ("zhengyi", "正義"), ("cunyi", "存疑"),
                                          ("an", "案"), ("zhengyi", "正義")]
     # the 篇's own paragraph (indent 2), a scholar starting a line at indent 3
-    assert [r for r, _ in got[0][2]] == ["kongyingda", "wucheng"]
+    assert [r for r, _ in got[0][2]] == ["psn:kongyingda", "psn:wucheng"]
     # U+3000 separates scholars; 孔氏 / 穎達曰 runs over the line end; 又曰 is 朱子 again
-    assert [r for r, _ in got[1][2]] == ["zhengxuan", "kongyingda", "zhuxi", "zhuxi"]
+    assert [r for r, _ in got[1][2]] == ["psn:zhengxuan", "psn:kongyingda", "psn:zhuxi", "psn:zhuxi"]
     assert q(root, "string((//t:body//t:cit/t:bibl/t:author[node()])[4])") == "孔氏穎達"
     assert got[1][2][3][1] == "又曰出告反面孝子不忘親也案朱子此說本於鄭注"
     # a scholar at the head of an indented line goes on with the paragraph before
-    assert [r for r, _ in got[2][2]] == ["xionganshen", "zhuxi"]
+    assert [r for r, _ in got[2][2]] == ["psn:xionganshen", "psn:zhuxi"]
     # 正義 alone on its line opens the block; 正義 after a full line is a word of the text
-    assert got[4][2] == [("zhengxuan", "鄭氏康成曰方猶常也"),
-                         ("zhangzai", "張子曰樂者天地之和而正義者人心之所同然也")]
+    assert got[4][2] == [("psn:zhengxuan", "鄭氏康成曰方猶常也"),
+                         ("psn:zhangzai", "張子曰樂者天地之和而正義者人心之所同然也")]
 
 
 def test_liji_furniture():
@@ -134,14 +135,14 @@ def test_yili_artefacts_lost_indentation_and_closings():
                                          ("zhengyi", "正義"), ("an", "案"), ("an", "案"), ("zhengyi", "正義"),
                                          ("zonglun", "士昏禮總論")]
     # the 篇's paragraph printed at the margin between artefact ¶ lines
-    assert got[0][2] == [("zhengxuan", "鄭氏康成曰士娶妻之禮以昏為期因而名焉必以昏者陽往而隂來日入三商為昏"),
-                         ("aojigong", "敖氏繼公曰此篇言士娶妻之禮而他禮亦附見")]
+    assert got[0][2] == [("psn:zhengxuan", "鄭氏康成曰士娶妻之禮以昏為期因而名焉必以昏者陽往而隂來日入三商為昏"),
+                         ("psn:aojigong", "敖氏繼公曰此篇言士娶妻之禮而他禮亦附見")]
     assert got[1][2] == [("", "昏禮於五禮屬嘉禮其節有六納采問名納吉納徴請期親迎是也")]
     # a note with no row split, going on after the page; a scholar with no separator before him
-    assert [r for r, _ in got[2][2]] == ["zhengxuan", "aojigong"]
+    assert [r for r, _ in got[2][2]] == ["psn:zhengxuan", "psn:aojigong"]
     assert layer_lines(root, "shu")[0] == "賈疏下達謂未相知時男家先遣媒通言"
     # a commentary line that lost its indentation, inside the paragraph: not 經
-    assert got[3][2][-1] == ("aojigong", "敖氏繼公曰右几者神之位在西也其筵於户西者以其為受禮之處也"
+    assert got[3][2][-1] == ("psn:aojigong", "敖氏繼公曰右几者神之位在西也其筵於户西者以其為受禮之處也"
                                          "凡神席皆在室中而此在户外者變於常也")
     # a run of margin lines as wide as each other (printed three cells in) is one paragraph;
     # the line after it that a category paragraph comments on is 經
@@ -164,9 +165,9 @@ def test_juanshou_quotations_hang_at_the_margin():
     assert layer_lines(root, "jing") == []
     assert q(root, "string(//t:div[@type='section']/t:head)") == "綱領一此篇論本經源流"
     (_, _, quotes), = blocks(root)
-    assert [r for r, _ in quotes] == ["zs.司馬遷", "zs.劉歆", "", "zhuxi", "zhuxi"]
+    assert [r for r, _ in quotes] == ["#zs.司馬遷", "#zs.劉歆", "", "psn:zhuxi", "psn:zhuxi"]
     assert quotes[2][1].startswith("隋書經籍志曰")    # a book, not the scholar before it
-    assert q(root, "//t:note[@type='xiaozhu']/@resp") == ["#zhuxi"]
+    assert q(root, "//t:note[@type='xiaozhu']/@resp") == ["psn:zhuxi"]
 
 
 def test_notes_in_ascii_parentheses_and_as_the_plain_reader_types_them():
