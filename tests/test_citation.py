@@ -11,12 +11,13 @@ import pytest
 from lxml import etree
 
 from pipeline import numerals
+from pipeline.constants import SHARED_FILES
 from pipeline.readers import pian
 from pipeline.resolve import citations, resolve, tei_xpath
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 TEI_DIR = ROOT / "tei"
-SEEDS = sorted(TEI_DIR.glob("*.xml"))
+SEEDS = sorted(p for p in TEI_DIR.glob("*.xml") if p.name not in SHARED_FILES)   # the documents
 FIXTURES = ROOT / "tests" / "fixtures"
 NS = {"t": "http://www.tei-c.org/ns/1.0"}
 XML_ID = "{http://www.w3.org/XML/1998/namespace}id"
@@ -47,7 +48,7 @@ def kanripo_tei(tmp_path_factory, run):
         code, _, err = run("convert", FIXTURES / src, "-o", out / pathlib.Path(src).name.replace(".txt", ".xml")
                            if src.endswith(".txt") else out / pathlib.Path(src).name, "-q")
         assert code == 0, err
-    return sorted(p for p in out.rglob("*.xml") if "contents" not in _tree(p).xpath("string(//t:body/t:div/@type)", namespaces=NS))
+    return sorted(p for p in out.rglob("*.xml") if p.name not in SHARED_FILES and "contents" not in _tree(p).xpath("string(//t:body/t:div/@type)", namespaces=NS))
 
 
 @pytest.fixture(scope="module")
