@@ -499,21 +499,25 @@ def writer_document() -> etree._Element:
 
 YISHU_DOC = """<?xml version="1.0" encoding="UTF-8"?>
 <TEI xmlns="http://www.tei-c.org/ns/1.0" xml:lang="lzh">
-<teiHeader>
+<teiHeader xml:lang="en">
   <fileDesc>
     <titleStmt>
       <title type="main">钦定仪礼义疏 卷十八</title>
       <title type="work">钦定仪礼义疏</title>
       <title type="juan">卷十八</title>
+      <editor role="compiler"><orgName xml:lang="lzh-Hant">三禮館</orgName></editor>
       <respStmt><resp>TEI encoding</resp><name>Zhushu 0.1.0</name></respStmt>
     </titleStmt>
-    <publicationStmt><authority>Zhushu</authority><availability><p>Unpublished.</p></availability></publicationStmt>
+    <publicationStmt><authority>Zhushu</authority><idno type="URN">urn:zhushu:yili-yishu:18</idno><availability status="free"><licence target="https://creativecommons.org/licenses/by/4.0/">CC BY 4.0</licence></availability></publicationStmt>
     <sourceDesc>
-      <bibl>
+      <bibl type="printed"><title>钦定仪礼义疏</title><edition>四库全书本</edition></bibl>
+      <bibl type="etext">
         <title>钦定仪礼义疏</title>
         <biblScope unit="juan">卷十八</biblScope>
+        <publisher>中华文库</publisher>
         <idno type="filename">003_x.txt</idno>
         <idno type="sha256">0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef</idno>
+        <note type="provenance">钦定仪礼义疏_(四库全书本)/卷18 中华文库</note>
       </bibl>
     </sourceDesc>
   </fileDesc>
@@ -521,14 +525,21 @@ YISHU_DOC = """<?xml version="1.0" encoding="UTF-8"?>
     <appInfo>
       <application ident="zhushu" version="0.1.0"><label>Zhushu</label><desc>reader: yishu</desc></application>
     </appInfo>
-    <classDecl>
-      <taxonomy xml:id="zs-types">
-        <category xml:id="yishu"><catDesc>義疏</catDesc></category>
-        <category xml:id="zhengyi"><catDesc>正義</catDesc></category>
-        <category xml:id="new_category-2"><catDesc>any NCName will do</catDesc></category>
-      </taxonomy>
-      <taxonomy xml:id="siku"><desc>四庫全書總目: 部, 類, 屬</desc></taxonomy>
-    </classDecl>
+    <editorialDecl>
+      <normalization><p>Unicode NFC.</p></normalization>
+      <punctuation><p>The e-text's own.</p></punctuation>
+      <segmentation><p>By the reader.</p></segmentation>
+      <interpretation><p>Spans and commentators inferred.</p></interpretation>
+    </editorialDecl>
+    <refsDecl>
+      <citeStructure unit="juan" match="/TEI/text/body/div[@type='juan'][@n]" use="@n">
+        <citeStructure unit="unit" match=".//ab[@xml:id]" use="@xml:id" delim="."/>
+      </citeStructure>
+    </refsDecl>
+    <listPrefixDef>
+      <prefixDef ident="psn" matchPattern="([A-Za-z0-9._-]+)" replacementPattern="persons.xml#$1"><p>persons.xml</p></prefixDef>
+      <prefixDef ident="cat" matchPattern="([A-Za-z0-9._-]+)" replacementPattern="categories.xml#$1"><p>categories.xml</p></prefixDef>
+    </listPrefixDef>
     <charDecl>
       <char xml:id="zs-g25AF">
         <localProp name="name" value="placeholder for a missing character"/>
@@ -538,24 +549,19 @@ YISHU_DOC = """<?xml version="1.0" encoding="UTF-8"?>
   </encodingDesc>
   <profileDesc>
     <langUsage>
-      <language ident="lzh">Literary Chinese (文言)</language>
+      <language ident="en">English (this header)</language>
+      <language ident="lzh-Hans">Literary Chinese (文言), simplified script</language>
+      <language ident="lzh-Hant">Literary Chinese (文言), traditional script (names in the header)</language>
       <language ident="zh-Hans">Modern Chinese, simplified script (translation)</language>
     </langUsage>
-    <textClass><classCode scheme="#siku">经部,礼类,仪礼之属</classCode></textClass>
+    <textClass><catRef scheme="cat:siku" target="cat:siku.jing.li.yili"/></textClass>
   </profileDesc>
+  <revisionDesc>
+    <change n="zhushu-0.1.0">Converted by Zhushu 0.1.0 (reader: yishu).</change>
+  </revisionDesc>
 </teiHeader>
 <standOff>
   <listPerson>
-    <person xml:id="zhengxuan">
-      <persName xml:lang="lzh"><surname>鄭</surname><forename>玄</forename><addName type="zi">康成</addName></persName>
-      <persName type="full">鄭玄</persName>
-      <floruit>東漢</floruit>
-      <note>注</note>
-    </person>
-    <person xml:id="jiagongyan">
-      <persName xml:lang="lzh"><surname>賈</surname><forename>公彥</forename></persName>
-      <persName type="full">賈公彥</persName>
-    </person>
     <person xml:id="zs.刘智">
       <persName xml:lang="lzh"><surname>刘</surname><forename>智</forename></persName>
       <persName type="full">刘智</persName>
@@ -567,7 +573,7 @@ YISHU_DOC = """<?xml version="1.0" encoding="UTF-8"?>
     </person>
   </listPerson>
 </standOff>
-<text>
+<text xml:lang="lzh-Hans">
 <body>
 <div type="juan" n="18" xml:id="d1">
 <fw type="source" xml:id="fw1">钦定仪礼义疏_四库全书本/卷18 中华文库</fw>
@@ -575,8 +581,8 @@ YISHU_DOC = """<?xml version="1.0" encoding="UTF-8"?>
 <head type="juan" xml:id="d1.h">钦定仪礼义疏卷十八</head>
 <fw type="catalogue" xml:id="fw3">&lt;经部,礼类,仪礼之属,钦定仪礼义疏&gt;</fw>
 <div type="section" xml:id="d2">
-<ab type="jing" xml:id="u1"><seg xml:id="u1.j1">聘遭丧入竟则遂也</seg><note type="yinyi" place="inline" xml:id="u1.n1"><term>竟</term><seg type="zhiyin">音境</seg>下并同</note><note type="textual" place="inline" xml:id="u1.n2">注今文赴作讣</note><note type="an" place="inline" xml:id="u1.n3">案<g ref="#zs-g25AF" type="placeholder">▯</g>疑衍</note><note type="xiaozhu" place="inline" xml:id="u1.n4" resp="#zhengxuan">郑氏康成曰遂犹因也</note><note type="shu" subtype="quoted" place="inline" xml:id="u1.n5" resp="#jiagongyan">贾疏始死不忍异于生</note><label type="mark" xml:id="u1.m1">经</label></ab>
-<note type="yishu" subtype="zhengyi" place="inline" xml:id="u1.c1" target="#u1"><label type="category">正义：</label><cit xml:id="u1.c1.q1"><bibl><author ref="#zhengxuan">郑氏康成</author>曰：</bibl><quote>遭丧，主国君薨也。<note type="yinyi" place="inline" xml:id="u1.c1.n1"><term>薨</term>，<seg type="fanqie">呼肱反</seg></note></quote></cit><cit xml:id="u1.c1.q2"><bibl><author ref="#zs.刘智">刘氏智</author>曰：</bibl><quote><note type="shu" subtype="quoted" place="inline" xml:id="u1.c1.n2" resp="#jiagongyan">贾疏文八年天王崩</note>其说<g ref="#zs-g25AF" type="placeholder">▯</g>是也<note type="textual" place="inline" xml:id="u1.c1.n3">監本作是</note><note type="an" place="inline" xml:id="u1.c1.n4">案此句衍</note><note type="xiaozhu" place="inline" xml:id="u1.c1.n5">小注</note></quote></cit><p xml:id="u1.c1.q3">无名之言</p></note>
+<ab type="jing" xml:id="u1"><seg xml:id="u1.j1">聘遭丧入竟则遂也</seg><note type="yinyi" place="inline" xml:id="u1.n1"><term>竟</term><seg type="zhiyin">音境</seg>下并同</note><note type="textual" place="inline" xml:id="u1.n2">注今文赴作讣</note><note type="an" place="inline" xml:id="u1.n3">案<g ref="#zs-g25AF" type="placeholder">▯</g>疑衍</note><note type="xiaozhu" place="inline" xml:id="u1.n4" resp="psn:zhengxuan">郑氏康成曰遂犹因也</note><note type="shu" subtype="quoted" place="inline" xml:id="u1.n5" resp="psn:jiagongyan">贾疏始死不忍异于生</note><label type="mark" xml:id="u1.m1">经</label></ab>
+<note type="yishu" subtype="zhengyi" place="inline" xml:id="u1.c1" target="#u1"><label type="category">正义：</label><cit xml:id="u1.c1.q1"><bibl><author ref="psn:zhengxuan">郑氏康成</author>曰：</bibl><quote>遭丧，主国君薨也。<note type="yinyi" place="inline" xml:id="u1.c1.n1"><term>薨</term>，<seg type="fanqie">呼肱反</seg></note></quote></cit><cit xml:id="u1.c1.q2"><bibl><author ref="#zs.刘智">刘氏智</author>曰：</bibl><quote><note type="shu" subtype="quoted" place="inline" xml:id="u1.c1.n2" resp="psn:jiagongyan">贾疏文八年天王崩</note>其说<g ref="#zs-g25AF" type="placeholder">▯</g>是也<note type="textual" place="inline" xml:id="u1.c1.n3">監本作是</note><note type="an" place="inline" xml:id="u1.c1.n4">案此句衍</note><note type="xiaozhu" place="inline" xml:id="u1.c1.n5">小注</note></quote></cit><p xml:id="u1.c1.q3">无名之言</p></note>
 <ab type="translation" xml:id="t1" corresp="#u1" xml:lang="zh-Hans"><label type="mark">译</label>出使遇到丧事<note type="yinyi" place="inline" xml:id="t1.n1"><term>竟</term><seg type="zhiyin">音境</seg></note>，<g ref="#zs-g25AF" type="placeholder">▯</g>就继续。</ab>
 <note type="yishu" subtype="bianzheng" place="inline" xml:id="u1.c2" target="#u1"><p xml:id="u1.c2.q1">辨</p></note>
 <fw type="header" subtype="repeat" xml:id="fw4" sameAs="#fw2">钦定四库全书</fw>
@@ -596,7 +602,7 @@ YISHU_DOC = """<?xml version="1.0" encoding="UTF-8"?>
 <note type="yishu" subtype="detached" place="inline" xml:id="u1.c10"><p xml:id="u1.c10.q1">前卷之末</p></note>
 <ab type="translation" xml:id="t3" corresp="#fw3" xml:lang="zh-Hans">经部</ab>
 <ab type="jing" xml:id="u2"><seg xml:id="u2.j1">君薨</seg></ab>
-<note type="an" place="inline" xml:id="u2.c1" target="#u2"><cit xml:id="u2.c1.q1"><bibl><author ref="#zhengxuan"/>又曰</bibl><quote>案</quote></cit></note>
+<note type="an" place="inline" xml:id="u2.c1" target="#u2"><cit xml:id="u2.c1.q1"><bibl><author ref="psn:zhengxuan"/>又曰</bibl><quote>案</quote></cit></note>
 <ab type="translation" xml:id="t4" xml:lang="zh-Hans">无所对应</ab>
 <trailer xml:id="d3.t">右聘君薨</trailer>
 </div>
@@ -642,8 +648,10 @@ def test_yishu_document_uses_every_new_construct(yishu_doc):
                  "//t:ab[@type='translation']/t:note[@type='yinyi']",
                  "//t:fw[@subtype='repeat'][@sameAs='#d1.h']", "//t:fw[@sameAs='#fw2']",
                  "//t:div[@type='section'][not(t:head)]/t:trailer", "//t:div[@type='juan']/t:div/following-sibling::t:fw",
-                 "//t:fw/following-sibling::t:head", "//t:textClass/t:classCode", "//t:taxonomy[@xml:id='siku']",
-                 "//t:person[@xml:id='zs.刘智']", "//t:person[@xml:id='zs.王'][not(t:persName[@type='full'])]"):
+                 "//t:fw/following-sibling::t:head", "//t:textClass/t:catRef[@scheme='cat:siku']",
+                 "//t:listPrefixDef/t:prefixDef[@ident='cat']", "//t:cit/t:bibl/t:author[@ref='psn:zhengxuan']",
+                 "//t:person[@xml:id='zs.刘智'][t:persName[@type='full']]",
+                 "//t:person[@xml:id='zs.王'][not(t:persName[@type='full'])]"):
         assert r.xpath(path, namespaces=N), path
 
 
@@ -714,7 +722,8 @@ YISHU_MUTATIONS = {
     "quote with resp": _y("//t:cit/t:quote", "resp", "#zhengxuan"),
     "author ref to a non-fragment": _y("//t:cit/t:bibl/t:author", "ref", "zhengxuan"),
     "author ref javascript:": _y("//t:cit/t:bibl/t:author", "ref", "javascript:alert(1)"),
-    "author ref to two people": _y("//t:cit/t:bibl/t:author", "ref", "#zhengxuan #jiagongyan"),
+    "author ref to two people": _y("//t:cit/t:bibl/t:author", "ref", "psn:zhengxuan psn:jiagongyan"),
+    "author ref through an undeclared prefix": _y("//t:cit/t:bibl/t:author", "ref", "viaf:zhengxuan"),
     "yishu p without xml:id": _y("//t:note[@type='yishu']/t:p", XML_ID),
     "yishu cit without xml:id": _y("//t:note[@type='yishu']/t:cit", XML_ID),
     "quotation without its attribution": _y_remove("//t:note[@type='yishu']/t:cit/t:bibl"),
@@ -780,14 +789,19 @@ YISHU_MUTATIONS = {
                                                        lambda: el("note", "x", type="yishu", xml_id="zz")),
     "small-note type at div level": _y_append("//t:div[@xml:id='d3']",
                                               lambda: el("note", "x", type="textual", xml_id="zz")),
-    "classCode scheme http:": _y("//t:classCode", "scheme", "http://example.org/siku"),
-    "classCode empty": lambda r: setattr(one(r, "//t:classCode"), "text", None),
-    "second taxonomy not siku": _y("//t:taxonomy[@xml:id='siku']", XML_ID, "other"),
-    "siku taxonomy with a category": _y_append("//t:taxonomy[@xml:id='siku']",
-                                               lambda: el("category", xml_id="jingbu")),
+    # the classification points into categories.xml; the document declares no taxonomy
+    "catRef scheme http:": _y("//t:catRef", "scheme", "http://example.org/siku"),
+    "catRef without target": _y("//t:catRef", "target"),
+    "catRef target not in siku": _y("//t:catRef", "target", "cat:zs-types"),
+    "taxonomy declared in the document": lambda r: one(r, "//t:editorialDecl").addprevious(
+        el("classDecl")) or one(r, "//t:classDecl").append(el("taxonomy", xml_id="siku")),
     "textClass before langUsage": lambda r: one(r, "//t:profileDesc").insert(0, one(r, "//t:textClass")),
-    "registry person without full name but with floruit": _y_remove("//t:person[@xml:id='zhengxuan']/t:persName[@type='full']"),
-    "person without full name or note": _y_remove("//t:person[@xml:id='jiagongyan']/t:persName[@type='full']"),
+    "person with a floruit but no full name": lambda r: (
+        _y_remove("//t:person[@xml:id='zs.刘智']/t:persName[@type='full']")(r),
+        one(r, "//t:person[@xml:id='zs.刘智']/t:note").addprevious(el("floruit", "清"))),
+    "person without full name or note": lambda r: (
+        _y_remove("//t:person[@xml:id='zs.刘智']/t:persName[@type='full']")(r),
+        _y_remove("//t:person[@xml:id='zs.刘智']/t:note")(r)),
     "declared person with an empty note": lambda r: setattr(one(r, "//t:person[@xml:id='zs.王']/t:note"), "text", None),
     "text before who said it in a quotation": lambda r: setattr(one(r, "//t:cit/t:bibl[t:author]"), "text", "x"),
     "text between the attribution and the words": lambda r: setattr(one(r, "//t:cit/t:bibl"), "tail", "x"),
@@ -814,7 +828,7 @@ def test_yishu_mutation_is_invalid(schema, yishu_doc, mutate):
     ('<note type="textual" place="inline" xml:id="u1.n2">', '<note type="jiaokan" place="inline" xml:id="u1.n2">'),
     ('<trailer xml:id="d2.t">', '<trailer>'),
     ('<note type="yishu" subtype="yulun"', '<note type="yishu" subtype="shuo"'),
-    ('<author ref="#zhengxuan">郑氏康成</author>', '<author ref="zhengxuan">郑氏康成</author>'),
+    ('<author ref="psn:zhengxuan">郑氏康成</author>', '<author ref="zhengxuan">郑氏康成</author>'),
 ], ids=["translation", "small note", "trailer", "yishu note", "quotation"])
 def test_yishu_errors_are_reported_at_the_element(schema, old, new):
     """Inside nested sections too, the first error names the line of the offending element
