@@ -118,6 +118,7 @@ def test_units_written_in_one_string_read_back_as_the_model():
 
 
 def test_yishu_blocks_written_in_one_string_read_back_as_the_model():
+    from pipeline.tei.markup import person
     rnd = random.Random(13)
     for k in range(2000):
         quotes = []
@@ -127,7 +128,7 @@ def test_yishu_blocks_written_in_one_string_read_back_as_the_model():
                 parts.append(SmallNote("textual", _random_text(rnd) or "也", Pos(1, 1), id=f"n{i}"))
             who = rnd.choice(("", "郑氏康成", "?氏"))
             quotes.append(Quote(who, "曰" if who else "", parts, Pos(1, 1),
-                                resp=rnd.choice((None, "zhengxuan")), id=f"c{k}.q{i}"))
+                                resp=rnd.choice((None, "zhengxuan", "zs.刘智")), id=f"c{k}.q{i}"))
         b = YishuBlock("zhengyi", rnd.choice(("", "正义", "正义：")), quotes, Pos(1, 1), id=f"c{k}")
         w = _writer()
         w.out = []
@@ -146,10 +147,10 @@ def test_yishu_blocks_written_in_one_string_read_back_as_the_model():
             bibl, quote = p
             assert p.tag == "cit" and bibl.tag == "bibl" and quote.tag == "quote"
             name = bibl.find("author")
-            assert (name is not None and _text_of(name) == q.who and
-                    name.get("ref") == (f"#{q.resp}" if q.resp else None)) or \
+            ref = person(q.resp)                       # psn:zhengxuan, or #zs.刘智 declared from the text
+            assert (name is not None and _text_of(name) == q.who and name.get("ref") == ref) or \
                 (name is None and not q.who and not q.resp) or \
-                (name is not None and not q.who and _text_of(name) == "" and name.get("ref") == f"#{q.resp}")
+                (name is not None and not q.who and _text_of(name) == "" and name.get("ref") == ref)
             assert _text_of(bibl) == q.who + q.verb and _text_of(quote) == words
             assert _text_of(p) == q.who + q.verb + words
 

@@ -70,7 +70,10 @@ def test_every_block_and_quotation_of_003_is_typed_and_attributed(conv):
     glued = r"(?<!^)(?:正义|存疑|存异|辨正|通论|馀论|余论|总论)(?=[\u4e00-\u9fff]氏|朱子)"
     assert len(blocks) == sum(1 for n in range(6, 397) if CATEGORY.match(line(n))) + \
         sum(len(re.findall(glued, re.sub(r"〈[^〉]*〉", "", line(n)))) for n in range(6, 397))
-    people = set(root.xpath("//t:person/@xml:id", namespaces=NS))
+    from pipeline import persons
+    # a registry scholar by psn: (persons.xml), a person declared from the text by # (standOff)
+    people = {"psn:" + p for p in persons.registry()} | \
+        {"#" + p for p in root.xpath("//t:standOff//t:person/@xml:id", namespaces=NS)}
     categories = set(CATEGORY_IDS)
     for b in blocks:
         assert b.get("type") == "an" or b.get("subtype") in categories
@@ -81,7 +84,7 @@ def test_every_block_and_quotation_of_003_is_typed_and_attributed(conv):
         assert not re.match(r"[\u4e00-\u9fff]氏[\u4e00-\u9fff]{1,2}?曰", "".join(p.itertext()))
     for cit in root.xpath("//t:note[@type='yishu']/t:cit", namespaces=NS):
         author = cit.find("t:bibl/t:author", NS)
-        assert author is not None and author.get("ref")[1:] in people
+        assert author is not None and author.get("ref") in people
     # one attribution per 氏曰 of the 義疏 lines, outside small notes
     said = sum(len(re.findall(r"[\u4e00-\u9fff]氏[\u4e00-\u9fff]{1,2}?曰|朱子曰|张子曰|程子曰",
                               re.sub(r"〈[^〉]*〉", "", line(n))))
@@ -103,7 +106,7 @@ def test_irregular_lines_of_003(conv):
     b = block_of(root, "从臣位自哭而踊如奔丧礼")
     nxt = b.getnext()
     assert b.get("subtype") == "zhengyi" and nxt.get("subtype") == "yulun"
-    assert nxt.find("t:cit/t:bibl/t:author", NS).get("ref") == "#jiagongyan"
+    assert nxt.find("t:cit/t:bibl/t:author", NS).get("ref") == "psn:jiagongyan"
     # 140: 正义 glued after the 經 and its small notes
     ab = root.xpath("//t:ab[t:seg='问大夫之币俟于郊为肆又赍皮马']", namespaces=NS)[0]
     assert [n.get("type") for n in ab.iterfind("t:note", NS)] == ["yinyi", "textual"]
@@ -111,7 +114,7 @@ def test_irregular_lines_of_003(conv):
     # 283: 存疑 then 存异 on one line, each credited
     b = block_of(root, "仆为祝者大夫之臣摄官也")
     assert b.get("subtype") == "cunyi" and b.getnext().get("subtype") == "cunyi2"
-    assert b.getnext().find("t:cit/t:bibl/t:author", NS).get("ref") == "#aojigong"
+    assert b.getnext().find("t:cit/t:bibl/t:author", NS).get("ref") == "psn:aojigong"
     # 179, 193, 311: a 右记 closing glued to the end of a line closes the section
     trailers = root.xpath("//t:trailer/text()", namespaces=NS)
     assert {"右记授次", "右记聘容", "右记主国礼宾之节与羞献"} <= set(trailers)
@@ -122,8 +125,13 @@ def test_furniture_and_header_of_003(conv):
     root = conv["003"][1]
     q = lambda x: root.xpath(x, namespaces=NS)
     assert q("string(//t:title[@type='main'])") == "钦定仪礼义疏 卷十八"
-    assert q("string(//t:classCode)") == "经部,礼类,仪礼之属"
-    assert q("//t:body//t:fw/@type") == ["source", "header", "title", "catalogue"]
+    # 经部,礼类,仪礼之属: its narrowest category in the shared categories.xml
+    assert q("//t:textClass/t:catRef/@target") == ["cat:siku.jing.li.yili"]
+    assert q("//t:textClass/t:catRef/@scheme") == ["cat:siku"]
+    # the website's provenance line that opens the file is the e-text's, in its bibl
+    assert q("//t:body//t:fw/@type") == ["header", "title", "catalogue"]
+    assert q("//t:sourceDesc/t:bibl[@type='etext']/t:note[@type='provenance']/text()") == \
+        ["钦定仪礼义疏_(四库全书本)/卷18 中华文库"]
     repeat = q("//t:fw[@subtype='repeat']")[0]
     assert repeat.text == "钦定仪礼义疏卷十八" and repeat.get("sameAs") == "#" + q("//t:div/t:head")[0].get(XML_ID)
     assert q("string(//t:div[@type='pian']/t:head)") == "聘礼第八之四"
@@ -133,9 +141,9 @@ def test_small_notes_of_003(conv):
     root = conv["003"][1]
     kinds = lambda text: [(n.get("type"), n.get("subtype"), n.get("resp")) for n in root.iter("{%s}note" % NS["t"])
                           if n.get("place") == "inline" and "".join(n.itertext()) == text]
-    assert kinds("竟音境下并同") == [("yinyi", None, "#ludeming")]      # every 音義 credited to 陸德明
+    assert kinds("竟音境下并同") == [("yinyi", None, "psn:ludeming")]      # every 音義 credited to 陸德明
     assert kinds("注今文赴作讣") == [("textual", None, None)]
-    assert kinds("贾疏始死不忍异于生") == [("shu", "quoted", "#jiagongyan")]
+    assert kinds("贾疏始死不忍异于生") == [("shu", "quoted", "psn:jiagongyan")]
 
 
 EXPECTED_JING_001 = [7, 10, 21, 23, 34, 40, 53, 61, 66, 69, 71, 75, 93, 95, 99, 101, 122, 128, 131, 149,
@@ -211,4 +219,5 @@ def test_translation_marked_in_traditional_script():
     marks = root.xpath("//t:ab[@type='translation']/t:label[@type='mark']", namespaces=NS)
     assert len(tr) > 20 and marks and all(m.text == "譯" for m in marks)
     assert {t.get("{http://www.w3.org/XML/1998/namespace}lang") for t in tr} == {"zh-Hant"}
-    assert root.xpath("//t:langUsage/t:language/@ident", namespaces=NS) == ["lzh", "zh-Hant"]
+    # the header (en), the text (simplified), the names in the header, the translations
+    assert root.xpath("//t:langUsage/t:language/@ident", namespaces=NS) == ["en", "lzh-Hans", "lzh-Hant", "zh-Hant"]
