@@ -60,22 +60,30 @@ def get(pid: str) -> Person:
 
 
 @functools.cache
-def _works() -> list[tuple[tuple[str, ...], str, str]]:
+def _works() -> list[tuple[tuple[str, ...], str, str, str]]:
     text = resources.files("pipeline").joinpath("data/works.tsv").read_text(encoding="utf-8")
     rows = []
     for line in text.splitlines():
         if line.strip() and not line.startswith("#"):
-            keys, zhu, shu = (line.split("\t") + ["", ""])[:3]
-            rows.append((tuple(keys.split("|")), zhu, shu))
+            keys, zhu, shu, siku = (line.split("\t") + ["", "", ""])[:4]
+            rows.append((tuple(keys.split("|")), zhu, shu, siku))
     return rows
 
 
 def commentators(work: str) -> tuple[str | None, str | None]:
     """(注 author, 疏 author) of a work, or (None, None) when the title is not in works.tsv."""
-    for keys, zhu, shu in _works():
+    for keys, zhu, shu, _ in _works():
         if any(k in work for k in keys):
             return zhu or None, shu or None
     return None, None
+
+
+def siku_of(work: str) -> str:
+    """The 四庫全書總目's classification of a work (經部,禮類,周禮之屬), '' when not in works.tsv."""
+    for keys, _, _, siku in _works():
+        if any(k in work for k in keys):
+            return siku
+    return ""
 
 
 def named_in(text: str) -> str | None:

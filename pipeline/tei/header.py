@@ -91,7 +91,8 @@ def header(h, m: Meta, glyphs, translation_langs, text_lang: str = "lzh") -> Non
         _el(lu, "language", _LANG_NAMES["lzh-Hant"] + " (names in the header)", ident="lzh-Hant")
     for lang in sorted(translation_langs):
         _el(lu, "language", f"Modern Chinese, {_SCRIPT[lang]} script (translation)", ident=lang)
-    cats = siku_categories(m.classification)
+    # the catalogue line the e-text prints, else the work's place in the catalogue (works.tsv)
+    cats = siku_categories(m.classification or persons.siku_of(m.work or ""))
     if cats:
         _el(_el(pd, "textClass"), "catRef", scheme="cat:siku", target="cat:" + cats[-1])
     revisions(_el(h, "revisionDesc"), m)
