@@ -495,6 +495,25 @@ def writer_document() -> etree._Element:
 
 # -- the 義疏 layout: 義疏 and 案 blocks, small notes, translations, furniture, closings -----------
 
+# The encoding declarations every document of the writer carries (editorialDecl, refsDecl,
+# listPrefixDef), shared by the hand-written documents below.
+DECLARATIONS = """    <editorialDecl>
+      <normalization><p>Unicode NFC.</p></normalization>
+      <punctuation><p>The e-text's own.</p></punctuation>
+      <segmentation><p>By the reader.</p></segmentation>
+      <interpretation><p>Spans and commentators inferred.</p></interpretation>
+    </editorialDecl>
+    <refsDecl>
+      <citeStructure unit="juan" match="/TEI/text/body/div[@type='juan'][@n]" use="@n">
+        <citeStructure unit="unit" match=".//ab[@xml:id]" use="@xml:id" delim="."/>
+      </citeStructure>
+    </refsDecl>
+    <listPrefixDef>
+      <prefixDef ident="psn" matchPattern="([A-Za-z0-9._-]+)" replacementPattern="persons.xml#$1"><p>persons.xml</p></prefixDef>
+      <prefixDef ident="cat" matchPattern="([A-Za-z0-9._-]+)" replacementPattern="categories.xml#$1"><p>categories.xml</p></prefixDef>
+    </listPrefixDef>
+"""
+
 YISHU_DOC = """<?xml version="1.0" encoding="UTF-8"?>
 <TEI xmlns="http://www.tei-c.org/ns/1.0" xml:lang="lzh">
 <teiHeader xml:lang="en">
@@ -523,22 +542,7 @@ YISHU_DOC = """<?xml version="1.0" encoding="UTF-8"?>
     <appInfo>
       <application ident="zhushu" version="0.1.0"><label>Zhushu</label><desc>reader: yishu</desc></application>
     </appInfo>
-    <editorialDecl>
-      <normalization><p>Unicode NFC.</p></normalization>
-      <punctuation><p>The e-text's own.</p></punctuation>
-      <segmentation><p>By the reader.</p></segmentation>
-      <interpretation><p>Spans and commentators inferred.</p></interpretation>
-    </editorialDecl>
-    <refsDecl>
-      <citeStructure unit="juan" match="/TEI/text/body/div[@type='juan'][@n]" use="@n">
-        <citeStructure unit="unit" match=".//ab[@xml:id]" use="@xml:id" delim="."/>
-      </citeStructure>
-    </refsDecl>
-    <listPrefixDef>
-      <prefixDef ident="psn" matchPattern="([A-Za-z0-9._-]+)" replacementPattern="persons.xml#$1"><p>persons.xml</p></prefixDef>
-      <prefixDef ident="cat" matchPattern="([A-Za-z0-9._-]+)" replacementPattern="categories.xml#$1"><p>categories.xml</p></prefixDef>
-    </listPrefixDef>
-    <charDecl>
+""" + DECLARATIONS + """    <charDecl>
       <char xml:id="zs-g25AF">
         <localProp name="name" value="placeholder for a missing character"/>
         <desc>the e-text prints ▯ (U+25AF) where a character is missing; which character is not known</desc>
@@ -942,22 +946,7 @@ KANRIPO_DOC = """<?xml version="1.0" encoding="UTF-8"?>
     <appInfo>
       <application ident="zhushu" version="0.1.0"><label>Zhushu</label><desc>reader: siku</desc></application>
     </appInfo>
-    <editorialDecl>
-      <normalization><p>Unicode NFC.</p></normalization>
-      <punctuation><p>The e-text's own.</p></punctuation>
-      <segmentation><p>By the reader.</p></segmentation>
-      <interpretation><p>Spans and commentators inferred.</p></interpretation>
-    </editorialDecl>
-    <refsDecl>
-      <citeStructure unit="juan" match="/TEI/text/body/div[@type='juan'][@n]" use="@n">
-        <citeStructure unit="unit" match=".//ab[@xml:id]" use="@xml:id" delim="."/>
-      </citeStructure>
-    </refsDecl>
-    <listPrefixDef>
-      <prefixDef ident="psn" matchPattern="([A-Za-z0-9._-]+)" replacementPattern="persons.xml#$1"><p>persons.xml</p></prefixDef>
-      <prefixDef ident="cat" matchPattern="([A-Za-z0-9._-]+)" replacementPattern="categories.xml#$1"><p>categories.xml</p></prefixDef>
-    </listPrefixDef>
-    <charDecl>
+""" + DECLARATIONS + """    <charDecl>
       <char xml:id="KR0001">
         <localProp name="kanripo" value="KR0001"/>
         <mapping type="standard">𫠦</mapping>
