@@ -3,7 +3,7 @@ file as the renderers read it: each pointed-at person is copied into the tree's 
 the pointers made "#id", so that every renderer (pages.py, search_text.py, common.xsl, which
 trusts same-document pointers only) sees one self-contained document, as before the registry
 was shared. The registry is persons.xml beside the file, read once per directory (as untrusted
-XML); without one, Zhushu's own (tei/shared.py), the one `convert` writes."""
+XML); without one, Zhushu's own copy in schema/, the bytes `convert` writes."""
 from __future__ import annotations
 
 import copy
@@ -12,6 +12,7 @@ import os
 
 from lxml import etree
 
+from pipeline import resources
 from pipeline.constants import PERSONS_FILE, TEI, XML_ID
 from pipeline.validate import xmlsafe
 
@@ -19,31 +20,33 @@ _PREFIX = "psn:"
 _ATTRS = ("resp", "ref")
 
 
+# the elements whose @resp or @ref names a person of the shared registry
+_POINTING = etree.XPath("//*[contains(@resp, 'psn:') or contains(@ref, 'psn:')]")
+
+
 @functools.lru_cache(maxsize=16)
 def _persons(directory: str) -> dict:
+    """The persons of `directory`'s persons.xml by id; without one, Zhushu's own copy (the bytes
+    `convert` writes, schema/persons.xml)."""
     path = os.path.join(directory, PERSONS_FILE)
-    if os.path.exists(path):
-        root = xmlsafe.load(path).getroot()
-    else:
-        from pipeline.tei.shared import persons_document
-        root = etree.fromstring(persons_document())
+    if not os.path.exists(path):
+        path = resources.path("schema", PERSONS_FILE)
+    root = xmlsafe.load(path).getroot()
     return {p.get(XML_ID): p for p in root.iter(f"{TEI}person") if p.get(XML_ID)}
 
 
 def join_persons(tree, path: str) -> None:
     """Resolve the psn: pointers of `tree` (read from `path`) in place."""
     root = tree.getroot()
-    pointed: list[str] = []
-    for el in root.iter(etree.Element):
+    pointed: set[str] = set()
+    for el in _POINTING(root):
         for attr in _ATTRS:
             v = el.get(attr)
             if v is None or _PREFIX not in v:
                 continue
             refs = v.split()
-            for r in refs:
-                if r.startswith(_PREFIX) and r[4:] not in pointed:
-                    pointed.append(r[4:])
-            el.set(attr, " ".join("#" + r[4:] if r.startswith(_PREFIX) else r for r in refs))
+            pointed.update(r[len(_PREFIX):] for r in refs if r.startswith(_PREFIX))
+            el.set(attr, " ".join("#" + r[len(_PREFIX):] if r.startswith(_PREFIX) else r for r in refs))
     registry = _persons(os.path.dirname(os.path.abspath(path)))
     found = [registry[p] for p in sorted(pointed) if p in registry]
     if not found:

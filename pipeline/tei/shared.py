@@ -6,9 +6,11 @@ taxonomies. A document points into them through the prefixes of constants.SHARED
 the same bytes for every corpus: they depend on the registry and on this module alone."""
 from __future__ import annotations
 
+import functools
+
 from lxml import etree
 
-from pipeline import __version__, persons
+from pipeline import __version__, hanzi, persons
 from pipeline.constants import CATEGORIES_FILE, PERSONS_FILE, TEI, TEI_NS, XML_LANG, YISHU_CATEGORIES
 from pipeline.model import AN, JING, QUE, SHU, TEXTUAL, TRANSLATION, XIAOZHU, YINYI, YISHU, ZHU
 from pipeline.tei.markup import _el
@@ -35,7 +37,7 @@ TAXONOMY = (
 )
 
 # The 四庫全書總目's 部 and, of the 經部, its 類 and the 屬 of the 禮類, as the catalogue prints
-# them (traditional; the simplified forms the e-texts print fold to these by SIKU_FORMS): id,
+# them (traditional; a catalogue line in simplified forms finds them by hanzi.fold): id,
 # name, children. The 經部 is all the corpus needs; the other 部 are there so that a catRef to
 # one resolves.
 SIKU = (
@@ -50,7 +52,6 @@ SIKU = (
         ("siku.jing.yue", "樂類", ()), ("siku.jing.xiaoxue", "小學類", ()))),
     ("siku.shi", "史部", ()), ("siku.zi", "子部", ()), ("siku.ji", "集部", ()),
 )
-_SIMPLIFIED = str.maketrans("经礼仪记总杂书诗乐孝类属义", "經禮儀記總雜書詩樂孝類屬義")
 
 
 def _siku_ids() -> dict[str, str]:
@@ -66,11 +67,18 @@ def _siku_ids() -> dict[str, str]:
 SIKU_IDS = _siku_ids()
 
 
+@functools.cache
+def _by_folded() -> dict[str, str]:
+    """hanzi.fold(name) → id: a catalogue line matches in either script."""
+    return {hanzi.fold(name): cid for name, cid in SIKU_IDS.items()}
+
+
 def siku_categories(classification: str) -> list[str]:
     """The category ids of a catalogue line's parts (经部,礼类,仪礼之属 → siku.jing, siku.jing.li,
     siku.jing.li.yili); a part the table does not hold is left out."""
-    parts = (p.strip().translate(_SIMPLIFIED) for p in classification.split(","))
-    return [SIKU_IDS[p] for p in parts if p in SIKU_IDS]
+    ids = _by_folded()
+    parts = (hanzi.fold(p.strip()) for p in classification.split(","))
+    return [ids[p] for p in parts if p in ids]
 
 
 def _document(title: str, what: str):

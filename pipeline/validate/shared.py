@@ -72,7 +72,7 @@ def _read(path: str) -> SharedFile:
     root = tree.getroot()
     ids = frozenset(v for el in root.iter() if (v := el.get(XML_ID)) is not None)
     types = frozenset(c.get(XML_ID) for c in root.iterfind(
-        f"{TEI}teiHeader//{TEI}taxonomy[@{{http://www.w3.org/XML/1998/namespace}}id='zs-types']//{TEI}category"))
+        f"{TEI}teiHeader//{TEI}taxonomy[@{XML_ID}='zs-types']//{TEI}category"))
     return SharedFile(path, ids, types)
 
 
