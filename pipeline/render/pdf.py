@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from pipeline import files, resources
 from pipeline.errors import PipelineError
+from pipeline.render import fonts, pdfmeta
 from pipeline.render.xslt import Renderer, documents_only, load_tei, output_names, write_text
 
 # Portrait paper sizes in millimetres. ISO A and B; JIS B5 (Japanese and Chinese books); the
@@ -97,17 +98,22 @@ def check_fonts() -> None:
 
 
 class _Chromium:
-    """One headless Chromium with one page, printing HTML documents to PDF files."""
+    """One headless Chromium with one page, printing HTML documents to PDF files with the
+    print fonts (render/fonts.py) and the metadata of their TEI (render/pdfmeta.py)."""
 
-    def __init__(self, executable: str):
+    def __init__(self, executable: str, print_fonts: fonts.PrintFonts = fonts.INSTALLED):
         try:
             from playwright.sync_api import Error, sync_playwright
         except ImportError as e:  # pragma: no cover - playwright is a declared dependency
             raise PipelineError(f"playwright is not installed: {e}", rule="ZS-ENV-001") from None
         self._error = Error
+        self._fonts = print_fonts
+        # the fonts' variables (FONTCONFIG_FILE) for Chromium alone, not for this process
+        env = {"env": {**os.environ, **print_fonts.env}} if print_fonts.env else {}
         self._pw = sync_playwright().start()
         try:
-            self._browser = self._pw.chromium.launch(executable_path=executable, args=CHROMIUM_FLAGS)
+            self._browser = self._pw.chromium.launch(executable_path=executable, args=CHROMIUM_FLAGS,
+                                                     **env)
             # No script runs in a print document, and nothing is fetched: the HTML is complete.
             self._page = self._browser.new_page(java_script_enabled=False)
             self._page.route("**/*", lambda route: route.abort())
@@ -116,17 +122,20 @@ class _Chromium:
             raise PipelineError(f"cannot start Chromium: {_first_line(e)}", executable,
                                 rule="ZS-ENV-001") from None
 
-    def print(self, html: str, target: str) -> None:
-        """Print to `target` through a temporary file renamed into place."""
+    def print(self, html: str, target: str, meta: pdfmeta.PdfMeta | None = None) -> None:
+        """Print to `target` through a temporary file renamed into place (with `meta` written
+        into it first)."""
         with files.atomic_path(target) as tmp:
             try:
-                self._page.set_content(html, wait_until="load")
+                self._page.set_content(fonts.with_fonts(html, self._fonts), wait_until="load")
                 # tagged: a structure tree for screen readers; outline: bookmarks from the headings
                 self._page.pdf(path=tmp, prefer_css_page_size=True, print_background=True,
                                tagged=True, outline=True)
             except self._error as e:
                 raise PipelineError(f"Chromium could not print: {_first_line(e)}", target,
                                     rule="ZS-RENDER-001") from None
+            if meta is not None and os.path.isfile(tmp):    # not into a device or a FIFO
+                pdfmeta.finish(tmp, meta)
 
     def close(self) -> None:
         browser = getattr(self, "_browser", None)
@@ -170,6 +179,7 @@ def render_pdf(paths: list[str], out_dir: str, options: PrintOptions = PrintOpti
     params = options.params()
     chromium = find_chromium()
     check_fonts()
+    print_fonts = fonts.print_fonts()   # built on the first run, then taken from the cache
     files.make_dirs(out_dir)
     renderer = print_renderer(params)
     printer = None                  # started for the first document that is fit to print
@@ -179,9 +189,10 @@ def render_pdf(paths: list[str], out_dir: str, options: PrintOptions = PrintOpti
             html = print_html(path, renderer)
             if keep_html:
                 write_text(os.path.splitext(target)[0] + ".print.html", html)
+            meta = pdfmeta.metadata(load_tei(path))
             if printer is None:
-                printer = _Chromium(chromium)
-            printer.print(html, target)
+                printer = _Chromium(chromium, print_fonts)
+            printer.print(html, target, meta)
             done.append((target, html.count('<div class="pg"')))
     finally:
         if printer is not None:
