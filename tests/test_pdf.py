@@ -86,9 +86,10 @@ def test_running_head_and_chinese_page_numbers(printed):
     _, pdfs = printed
     path, _ = pdfs["004"]
     pages = text_of(path).split("\f")
-    # each page opens with its margin boxes: the running head, then the page number (cjk-decimal)
-    assert [p.split("\n")[:2] for p in (pages[0], pages[1], pages[11])] == [
-        ["周禮注疏 · 卷三十八", "一"], ["周禮注疏 · 卷三十八", "二"], ["周禮注疏 · 卷三十八", "一二"]]
+    # each page opens with its margin boxes: the running head, then the page number (cjk-decimal);
+    # the head is letter-spaced, which pdftotext reads as spaces between its characters
+    assert [["".join(x.split()) for x in p.split("\n")[:2]] for p in (pages[0], pages[1], pages[11])] == [
+        ["周禮注疏·卷三十八", "一"], ["周禮注疏·卷三十八", "二"], ["周禮注疏·卷三十八", "一二"]]
 
 
 def test_pdf_is_tagged_with_bookmarks_for_the_headings(printed):
@@ -105,8 +106,9 @@ def test_pages_are_not_blank(printed):
         subprocess.run(["pdftoppm", "-r", "40", "-f", "1", "-l", "1", "-gray", "-png", path, str(stem)], check=True)
         pgm = poppler("pdftoppm", "-r", "20", "-f", "1", "-l", "1", "-gray", path)
         pixels = pgm[pgm.index(b"255\n") + 4:]
-        dark = sum(1 for b in pixels if b < 128)
-        assert dark > len(pixels) * 0.02, (layout, seed)       # ink on the page
+        # ink on the page: the mean darkness (at 20 dpi a glyph is a few grey pixels, not black ones)
+        ink = sum(255 - b for b in pixels) / (255 * len(pixels))
+        assert ink > 0.02, (layout, seed, ink)
 
 
 def test_extension_b_character_has_a_real_glyph(printed):
