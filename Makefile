@@ -19,6 +19,8 @@ $(STAMP): pyproject.toml | $(BIN)/python
 # What the web and print editions and their tests need from Debian: its Chromium (never a
 # downloaded browser), the CJK fonts (BabelStone Han for the Extension B characters Noto lacks)
 # and poppler-utils (the PDF tests read the PDFs with pdffonts, pdftotext and pdftoppm).
+# Then the print fonts: Noto Serif CJK TC as TrueType, built once into ~/.cache/zhushu/fonts
+# (pipeline/render/fonts.py; about two minutes the first time, nothing after).
 SYSTEM_PKGS := /usr/bin/chromium:chromium \
 	/usr/share/fonts/opentype/noto/NotoSerifCJK-Regular.ttc:fonts-noto-cjk \
 	/usr/share/fonts/truetype/babelstone/BabelStoneHan.ttf:fonts-babelstone-han \
@@ -27,6 +29,7 @@ SYSTEM_PKGS := /usr/bin/chromium:chromium \
 ## demo: convert the bundled corpus, validate it, write the web edition and the PDFs into build/
 demo: $(STAMP)
 	@sh scripts/need-packages.sh $(SYSTEM_PKGS)
+	@$(BIN)/python -m pipeline.render.fonts
 	@mkdir -p $(BUILD)
 	$(BIN)/zhushu convert corpus -o $(BUILD)/tei --report $(BUILD)/convert-report.json
 	$(BIN)/zhushu validate $(BUILD)/tei
@@ -41,6 +44,7 @@ demo: $(STAMP)
 ## and prints and reads back the PDFs)
 test: $(STAMP)
 	@sh scripts/need-packages.sh $(SYSTEM_PKGS)
+	@$(BIN)/python -m pipeline.render.fonts
 	$(BIN)/python -m pytest
 
 ## tei: regenerate the archival TEI in tei/ from corpus/ (review the diff before committing)

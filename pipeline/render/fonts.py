@@ -234,3 +234,9 @@ def _write(path: str, data: bytes) -> None:
     with os.fdopen(fd, "wb") as f:
         f.write(data)
     os.replace(tmp, path)
+
+
+if __name__ == "__main__":
+    # `make demo` and `make test` build the faces before anything prints (a test that gives a
+    # render a short time-out must not be the one that waits for the build)
+    print_fonts()
