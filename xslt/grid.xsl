@@ -55,6 +55,14 @@
   <xsl:variable name="zs:opening" as="xs:integer*"
                 select="string-to-codepoints('（「『“‘〈《【〔〖〘〚｛［﹁﹃([{')"/>
 
+  <!-- Quotation marks in vertical text: the corner forms of vertical setting (“ ” ‘ ’ as ﹁ ﹂ ﹃ ﹄).
+       The upright Western marks are drawn as a sideways 〃 in vertical lines; the TEI's text is
+       not changed, only what is printed. -->
+  <xsl:function name="zs:vertical-forms" as="xs:string">
+    <xsl:param name="text" as="xs:string"/>
+    <xsl:sequence select="translate($text, '“”‘’', '﹁﹂﹃﹄')"/>
+  </xsl:function>
+
   <!-- ===== measuring =========================================================================== -->
 
   <!-- The length of one full-size character that is not surely full width: 4, 2 or 0 units. -->
@@ -241,7 +249,8 @@
   <!-- Where to split a note's last piece into two rows: after the first characters that make up
        half its length or more. Closing punctuation may not open row 2: then the split moves
        past it (the punctuation ends row 1) or back before the character it follows, whichever
-       leaves the shorter piece (forward on a tie, so row 1 is the longer). -->
+       leaves the shorter piece (forward on a tie, so row 1 is the longer). Opening punctuation
+       may not end row 1: it goes down to open row 2. -->
   <xsl:function name="zs:balance" as="xs:integer">
     <xsl:param name="cps" as="xs:integer*"/>
     <xsl:param name="ws" as="xs:integer*"/>
@@ -264,9 +273,12 @@
     </xsl:variable>
     <xsl:variable name="forward" as="xs:integer" select="zs:hang($cps, $ws, $half)"/>
     <xsl:variable name="back" as="xs:integer" select="zs:before-closing($cps, $half)"/>
-    <xsl:sequence select="if ($forward eq $half or $back eq 0
+    <xsl:variable name="split" as="xs:integer"
+                  select="if ($forward eq $half or $back eq 0
                               or zs:piece-length($ws, $forward) le zs:piece-length($ws, $back))
                           then $forward else $back"/>
+    <xsl:variable name="kept" as="xs:integer" select="zs:back-off($cps, $split)"/>
+    <xsl:sequence select="if ($kept gt 0) then $kept else $split"/>
   </xsl:function>
 
   <!-- The largest split at or before $n whose row 2 does not open with closing punctuation. -->
@@ -300,7 +312,7 @@
                   select="if ($block/@level = (1 to 6)!string()) then 'h' || $block/@level else 'div'"/>
     <!-- each full-size run alone; consecutive small runs (注 then 音義) as one note -->
     <xsl:variable name="groups" as="array(element(zs:t))*">
-      <xsl:for-each-group select="zs:merge($block/zs:t[string()])" group-adjacent="@s = 'small'">
+      <xsl:for-each-group select="zs:carry-opening(zs:merge($block/zs:t[string()]))" group-adjacent="@s = 'small'">
         <xsl:sequence select="if (current-grouping-key()) then array{current-group()} else current-group()!array{.}"/>
       </xsl:for-each-group>
     </xsl:variable>
@@ -353,6 +365,28 @@
       <xsl:sequence select="if (count(current-group()) eq 1) then .
                             else zs:run(string(@s), string(@c), string-join(current-group()))"/>
     </xsl:for-each-group>
+  </xsl:function>
+
+  <!-- Opening punctuation ending a run goes to the start of the next run of the same size (a “
+       before a 出文, say): the line breaking sees one run at a time, and would otherwise end a
+       line on the mark when the next run starts the next line. -->
+  <xsl:function name="zs:carry-opening" as="element(zs:t)*">
+    <xsl:param name="runs" as="element(zs:t)*"/>
+    <xsl:iterate select="$runs">
+      <!-- $carried: the marks taken from the end of the run before, as a run of its own -->
+      <xsl:param name="carried" as="element(zs:t)?" select="()"/>
+      <xsl:on-completion select="$carried"/>
+      <xsl:variable name="text" as="xs:string"
+                    select="if ($carried/@s = @s) then $carried || string(.) else string(.)"/>
+      <xsl:variable name="body" as="xs:string"
+                    select="substring($text, 1, zs:back-off(string-to-codepoints($text), string-length($text)))"/>
+      <xsl:sequence select="$carried[not(@s = current()/@s)]"/>
+      <xsl:sequence select="if ($body eq string(.)) then . else zs:run(string(@s), string(@c), $body)[string()]"/>
+      <xsl:next-iteration>
+        <xsl:with-param name="carried"
+                        select="if ($body ne $text) then zs:run(string(@s), string(@c), substring($text, string-length($body) + 1)) else ()"/>
+      </xsl:next-iteration>
+    </xsl:iterate>
   </xsl:function>
 
   <xsl:function name="zs:run" as="element(zs:t)">
