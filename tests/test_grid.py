@@ -109,6 +109,15 @@ def test_opening_punctuation_does_not_end_the_first_row_of_a_note(tmp_path):
     assert lines_of(doc)[0][1][1] == ("note", "一二三", "“四五六")
 
 
+def test_the_second_row_of_a_continued_note_does_not_take_a_lone_opening_mark(tmp_path):
+    """Half a cell left (a narrow a after nine cells): one small character a row. Row 2 stays
+    empty rather than hold the “ alone, which goes down to open the next line's rows."""
+    doc = render(tei(unit("天地玄黄宇宙玄黄宇a", "一“二三”四"), tmp_path), cells=10, layout="horizontal")
+    lines = [items for _, items in lines_of(doc)]
+    assert lines[0][-1] == ("note", "一", "")
+    assert lines[1] == [("note", "“二", "三”四")]
+
+
 def test_an_opening_mark_ending_a_run_goes_down_with_the_run_after_it(tmp_path):
     """The line breaking sees one run at a time: a “ ending the text before a scholar's name
     would end the line when the name starts the next one (h000 p.1)."""

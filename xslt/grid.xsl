@@ -210,7 +210,8 @@
   <!-- A note cut into pieces of two rows: the number of characters of each row, two numbers per
        piece. The first piece goes on the current line ($room units left; (0, 0) if nothing fits),
        every other one starts a line. A piece that ends the note is balanced; one that does not
-       fills both its rows. -->
+       fills both its rows (row 2 is no fresh line: with a cell or two left it may stay empty
+       rather than take a lone opening mark). -->
   <xsl:function name="zs:pieces" as="xs:integer*">
     <xsl:param name="cps" as="xs:integer*"/>
     <xsl:param name="ws" as="xs:integer*"/>
@@ -233,7 +234,7 @@
           <xsl:otherwise>
             <xsl:variable name="r2" as="xs:integer"
                           select="if ($r1 lt $total)
-                                  then zs:fit(subsequence($cps, $r1 + 1), subsequence($ws, $r1 + 1), $room, true())
+                                  then zs:fit(subsequence($cps, $r1 + 1), subsequence($ws, $r1 + 1), $room, false())
                                   else 0"/>
             <xsl:variable name="used" as="xs:integer" select="$r1 + $r2"/>
             <xsl:sequence select="$r1, $r2,
@@ -367,24 +368,26 @@
     </xsl:for-each-group>
   </xsl:function>
 
-  <!-- Opening punctuation ending a run goes to the start of the next run of the same size (a “
-       before a 出文, say): the line breaking sees one run at a time, and would otherwise end a
-       line on the mark when the next run starts the next line. -->
+  <!-- Opening punctuation ending a run goes to the start of the next run, whatever its size (a “
+       before a scholar's name; in the 四庫 flow a note ending on “ runs straight into full-size
+       text): the line breaking sees one run at a time, and would otherwise end a line or a note
+       row on the mark when the next run starts the next line. -->
   <xsl:function name="zs:carry-opening" as="element(zs:t)*">
     <xsl:param name="runs" as="element(zs:t)*"/>
     <xsl:iterate select="$runs">
-      <!-- $carried: the marks taken from the end of the run before, as a run of its own -->
-      <xsl:param name="carried" as="element(zs:t)?" select="()"/>
-      <xsl:on-completion select="$carried"/>
-      <xsl:variable name="text" as="xs:string"
-                    select="if ($carried/@s = @s) then $carried || string(.) else string(.)"/>
+      <xsl:param name="carried" as="xs:string" select="''"/>
+      <!-- the last run's kind, for marks that end the text and have nowhere to go -->
+      <xsl:param name="kind" as="xs:string+" select="'big', 'jing'"/>
+      <xsl:on-completion>
+        <xsl:sequence select="zs:run($kind[1], $kind[2], $carried)[string()]"/>
+      </xsl:on-completion>
+      <xsl:variable name="text" as="xs:string" select="$carried || string(.)"/>
       <xsl:variable name="body" as="xs:string"
                     select="substring($text, 1, zs:back-off(string-to-codepoints($text), string-length($text)))"/>
-      <xsl:sequence select="$carried[not(@s = current()/@s)]"/>
       <xsl:sequence select="if ($body eq string(.)) then . else zs:run(string(@s), string(@c), $body)[string()]"/>
       <xsl:next-iteration>
-        <xsl:with-param name="carried"
-                        select="if ($body ne $text) then zs:run(string(@s), string(@c), substring($text, string-length($body) + 1)) else ()"/>
+        <xsl:with-param name="carried" select="substring($text, string-length($body) + 1)"/>
+        <xsl:with-param name="kind" select="string(@s), string(@c)"/>
       </xsl:next-iteration>
     </xsl:iterate>
   </xsl:function>

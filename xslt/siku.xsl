@@ -204,68 +204,6 @@
     <xsl:sequence select="zs:vertical-forms(replace($text, '[&#10;&#13;&#9; ]', ''))"/>
   </xsl:function>
 
-  <!-- Opening punctuation ending a run goes to the start of the next run, whatever its size (the
-     四庫 flow runs a note ending on “ straight into full-size text): grid.xsl carries it only
-     into a run of the same size, and a note row would end on the mark. -->
-  <xsl:function name="zs:carry-opening" as="element(zs:t)*">
-    <xsl:param name="runs" as="element(zs:t)*"/>
-    <xsl:iterate select="$runs">
-      <xsl:param name="carried" as="xs:string" select="''"/>
-      <!-- the last run's kind, for marks that end the text and have nowhere to go -->
-      <xsl:param name="kind" as="xs:string+" select="'big', 'jing'"/>
-      <xsl:on-completion>
-        <xsl:sequence select="zs:run($kind[1], $kind[2], $carried)[string()]"/>
-      </xsl:on-completion>
-      <xsl:variable name="text" as="xs:string" select="$carried || string(.)"/>
-      <xsl:variable name="body" as="xs:string"
-                    select="substring($text, 1, zs:back-off(string-to-codepoints($text), string-length($text)))"/>
-      <xsl:sequence select="if ($body eq string(.)) then . else zs:run(string(@s), string(@c), $body)[string()]"/>
-      <xsl:next-iteration>
-        <xsl:with-param name="carried" select="substring($text, string-length($body) + 1)"/>
-        <xsl:with-param name="kind" select="string(@s), string(@c)"/>
-      </xsl:next-iteration>
-    </xsl:iterate>
-  </xsl:function>
-
-  <!-- grid.xsl's zs:pieces, but row 2 of a piece that does not end the note is not a fresh
-       line: when the room left is a cell or two, it may stay empty rather than take a lone
-       opening mark (疏注“ ending a column, the “ alone in row 2). The one change is fresh false
-       in the fit of row 2; grid.xsl has the same defect for the modern style (reported). -->
-  <xsl:function name="zs:pieces" as="xs:integer*">
-    <xsl:param name="cps" as="xs:integer*"/>
-    <xsl:param name="ws" as="xs:integer*"/>
-    <xsl:param name="room" as="xs:integer"/>
-    <xsl:param name="cap" as="xs:integer"/>
-    <xsl:param name="fresh" as="xs:boolean"/>
-    <xsl:variable name="total" as="xs:integer" select="count($cps)"/>
-    <xsl:variable name="k" as="xs:integer" select="zs:balance($cps, $ws)"/>
-    <xsl:variable name="first" as="xs:integer" select="sum(subsequence($ws, 1, $k))"/>
-    <xsl:choose>
-      <xsl:when test="max(($first, sum($ws) - $first)) le $room">
-        <xsl:sequence select="$k, $total - $k"/>
-      </xsl:when>
-      <xsl:otherwise>
-        <xsl:variable name="r1" as="xs:integer" select="zs:fit($cps, $ws, $room, $fresh)"/>
-        <xsl:choose>
-          <xsl:when test="$r1 = 0">
-            <xsl:sequence select="0, 0, zs:pieces($cps, $ws, $cap, $cap, true())"/>
-          </xsl:when>
-          <xsl:otherwise>
-            <xsl:variable name="r2" as="xs:integer"
-                          select="if ($r1 lt $total)
-                                  then zs:fit(subsequence($cps, $r1 + 1), subsequence($ws, $r1 + 1), $room, false())
-                                  else 0"/>
-            <xsl:variable name="used" as="xs:integer" select="$r1 + $r2"/>
-            <xsl:sequence select="$r1, $r2,
-                                  if ($used lt $total)
-                                  then zs:pieces(subsequence($cps, $used + 1), subsequence($ws, $used + 1), $cap, $cap, true())
-                                  else ()"/>
-          </xsl:otherwise>
-        </xsl:choose>
-      </xsl:otherwise>
-    </xsl:choose>
-  </xsl:function>
-
   <!-- Whether a column or a note row breaks the rules of the grid: it opens with closing
        punctuation or ends with opening punctuation. -->
   <xsl:function name="zs:badly-broken" as="xs:boolean">
