@@ -140,19 +140,56 @@ def validate_large(teis: list[str], out: str, mb: float) -> list[dict]:
     return results
 
 
-def pdf_stage(out: str) -> list[dict]:
-    """The print edition: a 卷 of about 100 pages (seed 004 four times over) printed by a whole
-    `zhushu render pdf` run, start-up of Python, Playwright and Chromium included, per layout."""
-    import subprocess
+def juan100(out: str) -> str:
+    """A 卷 of about 100 pages in the default style: seed 004 (周禮注疏 卷三十八) four times over,
+    converted into `out`."""
     from pipeline.convert import convert_file
-    shutil.rmtree(out, ignore_errors=True)
-    os.makedirs(out)
     seed = os.path.join(ROOT, "corpus", "004_788d901eea474415.txt")
     src = os.path.join(out, "juan100.txt")
     with open(seed, encoding="utf-8") as f, open(src, "w", encoding="utf-8") as g:
         g.write((f.read().rstrip("\n") + "\n\n") * 4)
     tei = os.path.join(out, "juan100.xml")
     convert_file(src, tei)
+    return tei
+
+
+def siku_stage(out: str) -> list[dict]:
+    """The 四庫 leaf against the default style: the same 卷 of about 100 pages printed by whole
+    `zhushu render pdf` runs, the two styles alternated REPEAT times (so both meet the same
+    neighbours), the best run of each; the ratio must stay within 1.5."""
+    import subprocess
+    shutil.rmtree(out, ignore_errors=True)
+    os.makedirs(out)
+    tei = juan100(out)
+    best: dict[str, tuple[float, int]] = {}
+    for _ in range(REPEAT):
+        for style in ("modern", "siku"):
+            t0 = time.perf_counter()
+            run = subprocess.run([*zhushu_command(), "render", "pdf", tei, "-o", os.path.join(out, style),
+                                  "--style", style], capture_output=True, text=True)
+            dt = time.perf_counter() - t0
+            if run.returncode:
+                print(f"pdf ({style}) failed: {run.stderr.strip()}", file=sys.stderr)
+                return []
+            pages = int(run.stderr.split("(")[1].split()[0])
+            if style not in best or dt < best[style][0]:
+                best[style] = (dt, pages)
+    ratio = best["siku"][0] / best["modern"][0]
+    r = {"stage": "pdf-siku", "pages": best["siku"][1], "seconds": round(best["siku"][0], 3),
+         "modern_pages": best["modern"][1], "modern_seconds": round(best["modern"][0], 3),
+         "x_modern": round(ratio, 2)}
+    print(f"{'pdf-siku':14s} {r['pages']:5d} leaves {r['seconds']:8.3f} s against {r['modern_pages']} pages "
+          f"{r['modern_seconds']:.3f} s modern: {ratio:.2f}× (best of {REPEAT}, alternated)", flush=True)
+    return [r]
+
+
+def pdf_stage(out: str) -> list[dict]:
+    """The print edition: a 卷 of about 100 pages (seed 004 four times over) printed by a whole
+    `zhushu render pdf` run, start-up of Python, Playwright and Chromium included, per layout."""
+    import subprocess
+    shutil.rmtree(out, ignore_errors=True)
+    os.makedirs(out)
+    tei = juan100(out)
     results = []
     # the yardstick: lxml parsing this TEI, timed once for both layouts (one run of each is timed)
     parse = min(_seconds(lambda: lxml_parse([tei]))[0] for _ in range(REPEAT * YARDSTICK_PARSES))
@@ -296,6 +333,7 @@ def main() -> None:
     results.append(search_stage(teis, os.path.join(args.out, "search")))
     results += kanripo_stage(os.path.join(args.out, "kanripo"), results[0]["mb_per_s"])
     results += pdf_stage(os.path.join(args.out, "pdf"))
+    results += siku_stage(os.path.join(args.out, "siku"))
     if args.validate_mb:
         results += validate_large(teis, os.path.join(args.out, "big"), args.validate_mb)
     info = {"python": platform.python_version(), "machine": platform.machine(),

@@ -261,21 +261,32 @@ def render_html_cmd(paths, output, jobs, base_url, facs_base, pdf_dir, no_search
 @render.command("pdf")
 @click.argument("paths", nargs=-1, required=True, type=click.Path())
 @click.option("-o", "--output", required=True, type=click.Path(), help="Directory for the PDFs (one per file).")
-@click.option("--layout", type=click.Choice(["vertical", "horizontal"]), default="vertical", show_default=True, help="Columns right to left, or lines top to bottom.")
-@click.option("--paper", default="A4", show_default=True, help="A3 A4 A5 A6 B4 B5 B6 JIS-B5 16K 32K Letter, or WIDTHxHEIGHT in mm (e.g. 150x230).")
-@click.option("--cells", type=click.IntRange(0, 200), default=0, show_default=True, help="Full-size characters per line; 0: as many 7 mm cells as fit.")
-@click.option("--lines", type=click.IntRange(0, 200), default=0, show_default=True, help="Lines per page; 0: as many as fit at a pitch of 1.5 cells.")
+@click.option("--style", type=click.Choice(["modern", "siku"]), default="modern", show_default=True, help="modern: a typeset page with running heads; siku: the 四庫全書 leaf (frame, column rules, 版心), line for line from the edition when the TEI has its pb/lb.")
+@click.option("--layout", type=click.Choice(["vertical", "horizontal"]), default="vertical", show_default=True, help="Columns right to left, or lines top to bottom (modern only: siku refuses horizontal).")
+@click.option("--paper", default="A4", show_default=True, help="A3 A4 A5 A6 B4 B5 B6 JIS-B5 16K 32K Letter, or WIDTHxHEIGHT in mm (e.g. 150x230); siku turns it landscape for --leaf full.")
+@click.option("--cells", type=click.IntRange(0, 200), default=0, show_default=True, help="Full-size characters per line; 0: as many 7 mm cells as fit (siku: 21 a column).")
+@click.option("--lines", type=click.IntRange(0, 200), default=0, show_default=True, help="Lines per page; 0: as many as fit at a pitch of 1.5 cells (modern only).")
 @click.option("--margin", type=click.FloatRange(0, 100), default=20, show_default=True, help="Margin on every side in mm (the running head and page number sit in it).")
+@click.option("--leaf", type=click.Choice(["full", "half"]), default="full", show_default=True, help="siku: a page per leaf (two half-leaves and the 版心 between, landscape) or per half-leaf (with the 版心 at its fold edge).")
+@click.option("--columns", type=click.IntRange(1, 40), default=8, show_default=True, help="siku: columns of a half-leaf.")
+@click.option("--lineation", type=click.Choice(["auto", "source", "grid"]), default="auto", show_default=True, help="siku: the edition's pages and lines (source, when the TEI has pb/lb: auto) or the grid laying the text out.")
 @click.option("--keep-html", is_flag=True, help="Also write the HTML that was printed (NAME.print.html), to look at the layout in a browser.")
-def render_pdf_cmd(paths, output, layout, paper, cells, lines, margin, keep_html):
-    """Print TEI files (or directories of *.xml) to PDF, one per file: 經 in large characters,
-    注 and 音義 as double-line small notes, 疏 as indented paragraphs, running heads (work · 卷)
-    and page numbers in Chinese numerals. Needs Chromium and the fonts fonts-noto-cjk and
-    fonts-babelstone-han."""
+def render_pdf_cmd(paths, output, style, layout, paper, cells, lines, margin, leaf, columns, lineation, keep_html):
+    """Print TEI files (or directories of *.xml) to PDF, one per file. modern: 經 in large
+    characters, 注 and 音義 as double-line small notes, 疏 as indented paragraphs, running heads
+    (work · 卷) and page numbers in Chinese numerals. siku: the 四庫全書 leaf, 經 and 注 full size,
+    音義 and 疏 in double rows, the edition's leaves and lines where the TEI records them. Needs
+    Chromium and the fonts fonts-noto-cjk and fonts-babelstone-han."""
     from pipeline.render.pdf import PrintOptions, render_pdf
-    options = PrintOptions(layout, paper, cells, lines, margin)
-    done = render_pdf(_xml_files(paths), output, options, keep_html)
+    options = PrintOptions(layout, paper, cells, lines, margin, style, leaf, columns, lineation)
+    counts: list = []
+    done = render_pdf(_xml_files(paths), output, options, keep_html, counts)
+    for path, c in counts:
+        if c and (c["squeezed"] or c["crowded"] or c["punctuation"]):
+            _say(f"{path}: {c['squeezed']} columns drawn smaller to fit, {c['crowded']} sides with more "
+                 f"lines than columns, {c['punctuation']} columns against the punctuation rules ({c['lineation']})")
     pages = sum(n for _, n in done)
+    shape = layout if style == "modern" else f"siku, {leaf} leaf"
     _say(f"wrote {len(done)} PDF{'s' if len(done) != 1 else ''} ({pages} page{'s' if pages != 1 else ''}, "
-         f"{layout}, {paper}) to {output}")
+         f"{shape}, {paper}) to {output}")
     return EXIT_OK

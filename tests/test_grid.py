@@ -14,6 +14,8 @@ TEIS = sorted((ROOT / "tei").glob("[0-9]*.xml"))
 TEI = "http://www.tei-c.org/ns/1.0"
 CLOSING = set("、。，．：；？！）」』”’〉》】〕〗〙〛｝］﹂﹄・·…‥々〻,.;:)]}")
 OPENING = set("（「『“‘〈《【〔〖〘〚｛［﹁﹃([{")
+# what vertical lines print for the quotation marks of the TEI (the seeds are printed vertical)
+VERTICAL_FORMS = str.maketrans("“”‘’", "﹁﹂﹃﹄")
 WIDE_AMBIGUOUS = set("“”‘’…‥○□■◎※┹")
 
 
@@ -82,22 +84,71 @@ def test_closing_punctuation_hangs_at_the_end_of_the_line(tmp_path):
 def test_no_more_than_two_marks_hang(tmp_path):
     """Before a longer run of closing marks (’。” at the end of a line) the character they follow
     goes down with them: the page keeps room for two hanging marks, and none opens a line."""
-    doc = render(tei(unit("一二三四五六七八九十’。”天地"), tmp_path), cells=10)
+    doc = render(tei(unit("一二三四五六七八九十’。”天地"), tmp_path), cells=10, layout="horizontal")
     assert [items for _, items in lines_of(doc)] == [[("big", "一二三四五六七八九")], [("big", "十’。”天地")]]
-    doc = render(tei(unit("一二三四五六七八九十。”天地"), tmp_path), cells=10)
+    doc = render(tei(unit("一二三四五六七八九十。”天地"), tmp_path), cells=10, layout="horizontal")
     assert [items for _, items in lines_of(doc)] == [[("big", "一二三四五六七八九十。”")], [("big", "天地")]]
-    doc = render(tei(unit("一二三四五六七八九。’。”天"), tmp_path), cells=10)   # marks before the base too
+    doc = render(tei(unit("一二三四五六七八九。’。”天"), tmp_path), cells=10, layout="horizontal")   # marks before the base too
     assert [items for _, items in lines_of(doc)] == [[("big", "一二三四五六七八")], [("big", "九。’。”天")]]
 
 
 def test_opening_punctuation_does_not_end_a_line(tmp_path):
-    doc = render(tei(unit("一二三四五六七八九“十”"), tmp_path), cells=10)
+    doc = render(tei(unit("一二三四五六七八九“十”"), tmp_path), cells=10, layout="horizontal")
     assert [items for _, items in lines_of(doc)] == [[("big", "一二三四五六七八九")], [("big", "“十”")]]
 
 
 def test_closing_punctuation_does_not_open_the_second_row_of_a_note(tmp_path):
     doc = render(tei(unit("天地", "甲乙丙。丁戊"), tmp_path), cells=10)
     assert lines_of(doc)[0][1][1] == ("note", "甲乙丙。", "丁戊")
+
+
+def test_opening_punctuation_does_not_end_the_first_row_of_a_note(tmp_path):
+    """Issue 18: h004 printed a note whose first row ended on “ (下文注“ / 道之”…): the mark goes
+    down to open the second row."""
+    doc = render(tei(unit("天地", "一二三“四五六"), tmp_path), cells=10, layout="horizontal")
+    assert lines_of(doc)[0][1][1] == ("note", "一二三", "“四五六")
+
+
+def test_the_second_row_of_a_continued_note_does_not_take_a_lone_opening_mark(tmp_path):
+    """Half a cell left (a narrow a after nine cells): one small character a row. Row 2 stays
+    empty rather than hold the “ alone, which goes down to open the next line's rows."""
+    doc = render(tei(unit("天地玄黄宇宙玄黄宇a", "一“二三”四"), tmp_path), cells=10, layout="horizontal")
+    lines = [items for _, items in lines_of(doc)]
+    assert lines[0][-1] == ("note", "一", "")
+    assert lines[1] == [("note", "“二", "三”四")]
+
+
+def test_an_opening_mark_ending_a_run_goes_down_with_the_run_after_it(tmp_path):
+    """The line breaking sees one run at a time: a “ ending the text before a scholar's name
+    would end the line when the name starts the next one (h000 p.1)."""
+    shu = ('<note type="shu" xml:id="u1.s1" target="#u1.j1"><label type="mark">疏</label>'
+           '<p>一二三四五六七“<persName>鄭玄</persName>曰”</p></note>')
+    doc = render(tei(unit("天地") + shu, tmp_path), cells=10, layout="horizontal")
+    assert [items for _, items in lines_of(doc)[1:]] == [
+        [("big", "疏"), ("big", "一二三四五六七")],
+        [("big", "“鄭玄"), ("big", "曰”")]]
+
+
+def test_quotation_marks_take_their_vertical_forms_in_vertical_lines(tmp_path):
+    path = tei(unit("曰“天‘地’”", "云“玄”"), tmp_path)
+    assert lines_of(render(path, cells=10))[0][1] == [("big", "曰﹁天﹃地﹄﹂"), ("note", "云", "﹁玄﹂")]
+    assert lines_of(render(path, cells=10, layout="horizontal"))[0][1] == [
+        ("big", "曰“天‘地’”"), ("note", "云", "“玄”")]
+    assert "“" in path.read_text(encoding="utf-8")                        # the TEI is unchanged
+
+
+def test_placeholders_print_as_the_missing_character_square_and_gaiji_as_their_unicode_form(tmp_path):
+    """A placeholder the e-text prints (┹ ▯ ?) is drawn as □, never as itself or as tofu; a
+    character Unicode lacks (Kanripo's private-use code point) as its declared form, else 〓."""
+    decl = ('<char xml:id="p1"><desc>placeholder</desc></char>'
+            '<char xml:id="KR0943"><mapping type="normalized">萌</mapping></char>'
+            '<char xml:id="KR1470"><desc>[口*(一/巾)]</desc></char>')
+    path = tei(unit('天<g ref="#p1" type="placeholder">┹</g>地<g ref="#p1" type="placeholder">?</g>'
+                    '<g ref="#KR0943">\U0010F3AF</g><g ref="#KR1470">\U0010F5BE</g>玄'), tmp_path)
+    text = path.read_text(encoding="utf-8").replace("<teiHeader><fileDesc>",
+                                                    f"<teiHeader><encodingDesc><charDecl>{decl}</charDecl></encodingDesc><fileDesc>")
+    path.write_text(text, encoding="utf-8")
+    assert lines_of(render(path, cells=10))[0][1] == [("big", "天□地□萌〓玄")]
 
 
 def test_a_note_that_does_not_fit_at_all_starts_the_next_line(tmp_path):
@@ -114,14 +165,14 @@ def test_narrow_characters_are_measured_as_half_a_cell(tmp_path):
 
 
 def test_ambiguous_marks_get_a_full_cell_box(tmp_path):
-    doc = render(tei(unit("“一”二"), tmp_path), cells=10)
+    doc = render(tei(unit("“一”二"), tmp_path), cells=10, layout="horizontal")
     assert [s.text for s in doc.xpath("//span[@class='f']")] == ["“", "”"]
 
 
 def test_the_shu_is_indented_and_its_lines_hold_one_cell_less(tmp_path):
     shu = ('<note type="shu" xml:id="u1.s1" target="#u1.j1"><label type="mark">疏</label>'
            '<label type="chuwen">“天地”</label><p>释曰：一二三四五六七八九十</p></note>')
-    doc = render(tei(unit("天地") + shu, tmp_path), cells=10)
+    doc = render(tei(unit("天地") + shu, tmp_path), cells=10, layout="horizontal")
     lines = lines_of(doc)
     assert lines[1][0] == ["ln", "shu", "i1"] and lines[2][0] == ["ln", "shu", "i1"]
     assert "".join(t for _, *rest in lines[1][1] for t in rest) == "疏“天地”释曰：一"   # 9 cells
@@ -170,12 +221,13 @@ def printed_text(tei_path):
             return
         if e.tag == t + "note" and e.get("subtype") == "sublemma":
             out.append("○")
-        out.append(e.text or "")
+        # a placeholder for a missing character is printed as the 缺字 square
+        out.append("□" if e.tag == t + "g" and e.get("type") == "placeholder" else e.text or "")
         for c in e:
             walk(c)
             out.append(c.tail or "")
     walk(root.find(f"{t}text"))
-    return "".join(out).translate({ord(c): None for c in "\n\r\t"})
+    return "".join(out).translate({ord(c): None for c in "\n\r\t"}).translate(VERTICAL_FORMS)
 
 
 @pytest.fixture(scope="module", params=[13, 24], ids=["13-cells", "24-cells"])
@@ -192,6 +244,29 @@ def test_no_line_and_no_second_row_opens_with_closing_punctuation(seeds):
             for item in items:
                 if item[0] == "note" and item[2]:
                     assert item[2][0] not in CLOSING, (name, n, item)
+
+
+def test_no_line_and_no_first_row_ends_with_opening_punctuation(seeds):
+    """Save where the text itself ends on the mark (h000's last 疏 ends on “: nothing can follow)."""
+    _, docs = seeds
+    for name, (path, lines) in docs.items():
+        ends = block_endings(path)
+        for n, (_, items) in enumerate(lines):
+            last = items[-1]
+            text = last[1] if last[0] == "big" else last[2] or last[1]
+            if text[-1] in OPENING:
+                tail = "".join(t for _, *rows in items for t in rows)[-4:]
+                assert any(end.endswith(tail) for end in ends), (name, n, items)
+            for item in items:
+                if item[0] == "note" and item[2]:
+                    assert item[1][-1] not in OPENING, (name, n, item)
+
+
+def block_endings(tei_path):
+    """The last characters of each block the print edition sets (a 經 unit, a 疏, a heading …)."""
+    root = etree.parse(str(tei_path)).getroot()
+    blocks = root.xpath("//t:body//t:div/*[not(self::t:div)]", namespaces={"t": TEI})
+    return {"".join(b.itertext()).strip().translate(VERTICAL_FORMS)[-4:] for b in blocks}
 
 
 def test_lines_hold_their_cells_save_for_hanging_punctuation(seeds):
@@ -228,7 +303,8 @@ def test_the_last_piece_of_every_note_is_balanced(seeds):
                 if continued:
                     continue
                 r1, r2 = item[1], item[2]
-                if r2[:1] and r2[0] not in CLOSING and (r1[-1:] in CLOSING or r2[1:2] in CLOSING):
+                if r2[:1] and r2[0] not in CLOSING and (r1[-1:] in CLOSING or r2[1:2] in CLOSING
+                                                         or r2[0] in OPENING):
                     moved = 1                     # the split moved around punctuation
                 else:
                     moved = len(r1) - len(r1.rstrip("".join(CLOSING)))

@@ -121,6 +121,27 @@ def test_extension_b_character_has_a_real_glyph(printed):
     assert "BabelStoneHan" not in poppler("pdffonts", pdfs["004"][0]).decode()
 
 
+def test_placeholders_are_drawn_as_the_missing_character_square(printed):
+    """Issue 18: 004's ? and ┹ and 001's ▯ were printed as themselves (a sideways squiggle, a box
+    drawing, tofu). Every placeholder of the TEI is a □ in the PDF's text, and none is left raw."""
+    layout, pdfs = printed
+    for seed, marks in (("001", "▯"), ("004", "?┹")):
+        tei = next(p for p in TEIS if pathlib.Path(p).name.startswith(seed))
+        placeholders = len(etree.parse(tei).findall(f".//{TEI}body//{TEI}g[@type='placeholder']"))
+        text = text_of(pdfs[seed][0])
+        assert not any(m in text for m in marks), (layout, seed)
+        assert text.count("□") == placeholders, (layout, seed)
+
+
+def test_quotation_marks_are_the_vertical_forms_in_vertical_pdfs(printed):
+    layout, pdfs = printed
+    text = text_of(pdfs["004"][0])
+    if layout == "vertical":
+        assert "﹁" in text and "﹂" in text and not any(q in text for q in "“”‘’")
+    else:
+        assert "“" in text and "”" in text and "﹁" not in text
+
+
 # -- the command ---------------------------------------------------------------------------------
 
 def test_cli_prints_a_directory(run, tmp_path):

@@ -55,6 +55,14 @@
   <xsl:variable name="zs:opening" as="xs:integer*"
                 select="string-to-codepoints('（「『“‘〈《【〔〖〘〚｛［﹁﹃([{')"/>
 
+  <!-- Quotation marks in vertical text: the corner forms of vertical setting (“ ” ‘ ’ as ﹁ ﹂ ﹃ ﹄).
+       The upright Western marks are drawn as a sideways 〃 in vertical lines; the TEI's text is
+       not changed, only what is printed. -->
+  <xsl:function name="zs:vertical-forms" as="xs:string">
+    <xsl:param name="text" as="xs:string"/>
+    <xsl:sequence select="translate($text, '“”‘’', '﹁﹂﹃﹄')"/>
+  </xsl:function>
+
   <!-- ===== measuring =========================================================================== -->
 
   <!-- The length of one full-size character that is not surely full width: 4, 2 or 0 units. -->
@@ -202,7 +210,8 @@
   <!-- A note cut into pieces of two rows: the number of characters of each row, two numbers per
        piece. The first piece goes on the current line ($room units left; (0, 0) if nothing fits),
        every other one starts a line. A piece that ends the note is balanced; one that does not
-       fills both its rows. -->
+       fills both its rows (row 2 is no fresh line: with a cell or two left it may stay empty
+       rather than take a lone opening mark). -->
   <xsl:function name="zs:pieces" as="xs:integer*">
     <xsl:param name="cps" as="xs:integer*"/>
     <xsl:param name="ws" as="xs:integer*"/>
@@ -225,7 +234,7 @@
           <xsl:otherwise>
             <xsl:variable name="r2" as="xs:integer"
                           select="if ($r1 lt $total)
-                                  then zs:fit(subsequence($cps, $r1 + 1), subsequence($ws, $r1 + 1), $room, true())
+                                  then zs:fit(subsequence($cps, $r1 + 1), subsequence($ws, $r1 + 1), $room, false())
                                   else 0"/>
             <xsl:variable name="used" as="xs:integer" select="$r1 + $r2"/>
             <xsl:sequence select="$r1, $r2,
@@ -241,7 +250,8 @@
   <!-- Where to split a note's last piece into two rows: after the first characters that make up
        half its length or more. Closing punctuation may not open row 2: then the split moves
        past it (the punctuation ends row 1) or back before the character it follows, whichever
-       leaves the shorter piece (forward on a tie, so row 1 is the longer). -->
+       leaves the shorter piece (forward on a tie, so row 1 is the longer). Opening punctuation
+       may not end row 1: it goes down to open row 2. -->
   <xsl:function name="zs:balance" as="xs:integer">
     <xsl:param name="cps" as="xs:integer*"/>
     <xsl:param name="ws" as="xs:integer*"/>
@@ -264,9 +274,12 @@
     </xsl:variable>
     <xsl:variable name="forward" as="xs:integer" select="zs:hang($cps, $ws, $half)"/>
     <xsl:variable name="back" as="xs:integer" select="zs:before-closing($cps, $half)"/>
-    <xsl:sequence select="if ($forward eq $half or $back eq 0
+    <xsl:variable name="split" as="xs:integer"
+                  select="if ($forward eq $half or $back eq 0
                               or zs:piece-length($ws, $forward) le zs:piece-length($ws, $back))
                           then $forward else $back"/>
+    <xsl:variable name="kept" as="xs:integer" select="zs:back-off($cps, $split)"/>
+    <xsl:sequence select="if ($kept gt 0) then $kept else $split"/>
   </xsl:function>
 
   <!-- The largest split at or before $n whose row 2 does not open with closing punctuation. -->
@@ -300,7 +313,7 @@
                   select="if ($block/@level = (1 to 6)!string()) then 'h' || $block/@level else 'div'"/>
     <!-- each full-size run alone; consecutive small runs (注 then 音義) as one note -->
     <xsl:variable name="groups" as="array(element(zs:t))*">
-      <xsl:for-each-group select="zs:merge($block/zs:t[string()])" group-adjacent="@s = 'small'">
+      <xsl:for-each-group select="zs:carry-opening(zs:merge($block/zs:t[string()]))" group-adjacent="@s = 'small'">
         <xsl:sequence select="if (current-grouping-key()) then array{current-group()} else current-group()!array{.}"/>
       </xsl:for-each-group>
     </xsl:variable>
@@ -353,6 +366,30 @@
       <xsl:sequence select="if (count(current-group()) eq 1) then .
                             else zs:run(string(@s), string(@c), string-join(current-group()))"/>
     </xsl:for-each-group>
+  </xsl:function>
+
+  <!-- Opening punctuation ending a run goes to the start of the next run, whatever its size (a “
+       before a scholar's name; in the 四庫 flow a note ending on “ runs straight into full-size
+       text): the line breaking sees one run at a time, and would otherwise end a line or a note
+       row on the mark when the next run starts the next line. -->
+  <xsl:function name="zs:carry-opening" as="element(zs:t)*">
+    <xsl:param name="runs" as="element(zs:t)*"/>
+    <xsl:iterate select="$runs">
+      <xsl:param name="carried" as="xs:string" select="''"/>
+      <!-- the last run's kind, for marks that end the text and have nowhere to go -->
+      <xsl:param name="kind" as="xs:string+" select="'big', 'jing'"/>
+      <xsl:on-completion>
+        <xsl:sequence select="zs:run($kind[1], $kind[2], $carried)[string()]"/>
+      </xsl:on-completion>
+      <xsl:variable name="text" as="xs:string" select="$carried || string(.)"/>
+      <xsl:variable name="body" as="xs:string"
+                    select="substring($text, 1, zs:back-off(string-to-codepoints($text), string-length($text)))"/>
+      <xsl:sequence select="if ($body eq string(.)) then . else zs:run(string(@s), string(@c), $body)[string()]"/>
+      <xsl:next-iteration>
+        <xsl:with-param name="carried" select="substring($text, string-length($body) + 1)"/>
+        <xsl:with-param name="kind" select="string(@s), string(@c)"/>
+      </xsl:next-iteration>
+    </xsl:iterate>
   </xsl:function>
 
   <xsl:function name="zs:run" as="element(zs:t)">

@@ -337,25 +337,37 @@
     </xsl:apply-templates>
   </xsl:template>
 
-  <!-- A character: its text; an empty g falls back to the declared mapping, then to 〓. -->
-  <xsl:template match="tei:g[not(string())]">
+  <!-- A character as the fonts can draw it: a placeholder for a character the source lacks as
+       the 缺字 square □ (never the e-text's ▯ ┹ ? as such); a character with no Unicode code point
+       (empty, or Kanripo's private-use one) as its declared Unicode form, else the geta mark 〓
+       (a character that exists but cannot be set). It stays in its run, so the line rules see
+       across it. -->
+  <xsl:template match="tei:g">
     <xsl:param name="size" as="xs:string" tunnel="yes" select="'big'"/>
     <xsl:param name="class" as="xs:string" tunnel="yes" select="''"/>
-    <zs:t s="{$size}" c="{$class}">
-      <xsl:value-of select="(string(zs:resolve(@ref)[self::tei:glyph or self::tei:char]/tei:mapping[1])[.], '〓')[1]"/>
-    </zs:t>
+    <zs:t s="{$size}" c="{$class}"><xsl:value-of select="zs:printed-char(.)"/></zs:t>
   </xsl:template>
+
+  <xsl:function name="zs:printed-char" as="xs:string">
+    <xsl:param name="g" as="element(tei:g)"/>
+    <xsl:variable name="mapping" as="xs:string?"
+                  select="zs:resolve($g/@ref)[self::tei:glyph or self::tei:char]/tei:mapping[not(matches(., '\p{Co}'))][1]"/>
+    <xsl:sequence select="if ($g/@type = 'placeholder') then '□'
+                          else if (string($g) and not(matches(string($g), '\p{Co}'))) then string($g)
+                          else ($mapping[.], '〓')[1]"/>
+  </xsl:function>
 
   <xsl:template match="tei:anchor"/>
 
   <!-- Text becomes a run of the size and class its context gives; outside a block (whitespace
-       between elements) it is nothing. Line breaks inside the TEI are layout, not text. -->
+       between elements) it is nothing. Line breaks inside the TEI are layout, not text. Vertical
+       lines print the vertical quotation forms. -->
   <xsl:template match="text()">
     <xsl:param name="size" as="xs:string" tunnel="yes" select="''"/>
     <xsl:param name="class" as="xs:string" tunnel="yes" select="''"/>
     <xsl:variable name="text" as="xs:string" select="replace(., '[&#10;&#13;&#9;]', '')"/>
     <xsl:if test="$size and $text">
-      <zs:t s="{$size}" c="{$class}"><xsl:value-of select="$text"/></zs:t>
+      <zs:t s="{$size}" c="{$class}"><xsl:value-of select="if ($vertical) then zs:vertical-forms($text) else $text"/></zs:t>
     </xsl:if>
   </xsl:template>
 

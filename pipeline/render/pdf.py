@@ -26,6 +26,11 @@ PAPERS: dict[str, tuple[float, float]] = {
     "16K": (185, 260), "32K": (130, 184), "Letter": (215.9, 279.4),
 }
 LAYOUTS = ("vertical", "horizontal")
+# modern: the typeset page (xslt/print.xsl); siku: the 四庫全書 leaf (xslt/siku.xsl).
+STYLES = ("modern", "siku")
+LEAVES = ("full", "half")
+LINEATIONS = ("auto", "source", "grid")
+SIKU_CELLS = 21                 # cells a column of the 四庫全書 holds
 
 CHROMIUM = "/usr/bin/chromium"
 # What Chromium needs no part of for printing, and a profile of its own (Playwright gives each
@@ -38,24 +43,50 @@ FONTS = {"Noto Serif CJK TC": "fonts-noto-cjk", "BabelStone Han": "fonts-babelst
 
 @dataclass(frozen=True)
 class PrintOptions:
-    """How the book is set. cells/lines 0: as many as fit (7 mm cells, a pitch of 1.5 cells)."""
+    """How the book is set. cells/lines 0: as many as fit (7 mm cells, a pitch of 1.5 cells);
+    in the siku style cells 0 is 21, and lines and layout do not apply (the leaf has `columns`
+    columns a half-leaf and is vertical): a horizontal siku is refused rather than ignored."""
     layout: str = "vertical"
     paper: str = "A4"
     cells: int = 0
     lines: int = 0
     margin: float = 20.0
+    style: str = "modern"
+    leaf: str = "full"
+    columns: int = 8
+    lineation: str = "auto"
 
     def params(self) -> dict[str, str | int | float]:
-        """The stylesheet parameters of xslt/print.xsl."""
-        if self.layout not in LAYOUTS:
-            raise PipelineError(f"unknown layout {self.layout!r}: use {' or '.join(LAYOUTS)}",
-                                rule="ZS-OPT-001")
+        """The stylesheet parameters of xslt/print.xsl (and of xslt/siku.xsl for siku)."""
+        for name, value, allowed in (("layout", self.layout, LAYOUTS), ("style", self.style, STYLES),
+                                     ("leaf", self.leaf, LEAVES), ("lineation", self.lineation, LINEATIONS)):
+            if value not in allowed:
+                raise PipelineError(f"unknown {name} {value!r}: use {' or '.join(allowed)}",
+                                    rule="ZS-OPT-001")
         width, height = paper_size(self.paper)
         if min(width, height) - 2 * self.margin < 20:
             raise PipelineError(f"a margin of {self.margin:g} mm leaves less than 20 mm of "
                                 f"{self.paper} paper to print on", rule="ZS-OPT-001")
-        return {"layout": self.layout, "paper-width": float(width), "paper-height": float(height),
-                "margin": float(self.margin), "cells": self.cells, "lines": self.lines}
+        params: dict[str, str | int | float] = {
+            "layout": self.layout, "paper-width": float(width), "paper-height": float(height),
+            "margin": float(self.margin), "cells": self.cells, "lines": self.lines}
+        if self.style == "siku":
+            if self.layout != "vertical":
+                raise PipelineError("the siku style is vertical only: leave out --layout horizontal",
+                                    rule="ZS-OPT-001")
+            if not 1 <= self.columns <= 40:
+                raise PipelineError(f"--columns {self.columns}: a half-leaf has 1 to 40 columns",
+                                    rule="ZS-OPT-001")
+            if self.cells and not 4 <= self.cells <= 60:
+                raise PipelineError(f"--cells {self.cells}: a siku column has 4 to 60 cells",
+                                    rule="ZS-OPT-001")
+            # a whole leaf lies on its side (landscape); a half-leaf stands (portrait)
+            wide, tall = max(width, height), min(width, height)
+            width, height = (wide, tall) if self.leaf == "full" else (tall, wide)
+            params.update({"paper-width": float(width), "paper-height": float(height),
+                           "cells": self.cells or SIKU_CELLS, "columns": self.columns,
+                           "leaf": self.leaf, "lineation": self.lineation})
+        return params
 
 
 def paper_size(paper: str) -> tuple[float, float]:
@@ -151,11 +182,31 @@ def _first_line(e: Exception) -> str:
 
 
 def print_renderer(params: dict) -> Renderer:
-    """xslt/print.xsl compiled, with its parameters and the print style sheet it copies into
-    every document (passed in: Saxon may read no file once the stylesheet is compiled)."""
-    with open(resources.path("xslt", "assets/print.css"), encoding="utf-8") as f:
-        css = f.read()
-    return Renderer(resources.path("xslt", "print.xsl"), {"print-css": css, **params})
+    """xslt/print.xsl (or xslt/siku.xsl when the params are a siku style's) compiled, with its
+    parameters and the style sheet it copies into every document (passed in: Saxon may read no
+    file once the stylesheet is compiled)."""
+    def css(name: str) -> str:
+        with open(resources.path("xslt", f"assets/{name}"), encoding="utf-8") as f:
+            return f.read()
+    if "leaf" in params:
+        return Renderer(resources.path("xslt", "siku.xsl"),
+                        {"print-css": "", "siku-css": css("siku.css"), **params})
+    return Renderer(resources.path("xslt", "print.xsl"), {"print-css": css("print.css"), **params})
+
+
+# What a siku document counts on its body: columns drawn smaller to fit, sides with more lines
+# than columns, columns or rows against the punctuation rules (the edition's own lines).
+_SIKU_COUNTS = re.compile(r'<body data-lineation="(\w+)" data-squeezed="(\d+)" data-crowded="(\d+)" '
+                          r'data-punctuation="(\d+)"')
+
+
+def siku_counts(html: str) -> dict[str, str | int] | None:
+    """The counts a siku print document records ({lineation, squeezed, crowded, punctuation}),
+    or None for a document of the modern style."""
+    m = _SIKU_COUNTS.search(html)
+    if m is None:
+        return None
+    return {"lineation": m[1], "squeezed": int(m[2]), "crowded": int(m[3]), "punctuation": int(m[4])}
 
 
 def print_html(path: str, renderer: Renderer) -> str:
@@ -164,11 +215,12 @@ def print_html(path: str, renderer: Renderer) -> str:
 
 
 def render_pdf(paths: list[str], out_dir: str, options: PrintOptions = PrintOptions(),
-               keep_html: bool = False) -> list[tuple[str, int]]:
+               keep_html: bool = False, counts: list | None = None) -> list[tuple[str, int]]:
     """Print each TEI file to <out_dir>/<basename>.pdf (and, with keep_html, the HTML that was
-    printed beside it). Returns (PDF path, pages) per file, in input order. Raises PipelineError
-    naming the file on bad input, or in one line saying what to install when Chromium or the
-    fonts are missing."""
+    printed beside it). Returns (PDF path, pages) per file, in input order; in the siku style,
+    `counts` (a list) gets (PDF path, siku_counts) per file. Raises PipelineError naming the
+    file on bad input, or in one line saying what to install when Chromium or the fonts are
+    missing."""
     paths = documents_only(paths)
     names = output_names(paths, ".pdf")
     targets = [os.path.join(out_dir, n) for n in names]
@@ -194,6 +246,8 @@ def render_pdf(paths: list[str], out_dir: str, options: PrintOptions = PrintOpti
                 printer = _Chromium(chromium, print_fonts)
             printer.print(html, target, meta)
             done.append((target, html.count('<div class="pg"')))
+            if counts is not None and options.style == "siku":
+                counts.append((target, siku_counts(html)))
     finally:
         if printer is not None:
             printer.close()

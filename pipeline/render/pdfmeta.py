@@ -23,7 +23,7 @@ from pipeline.errors import PipelineError
 from pipeline.tei.shared import SIKU
 
 XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
-CREATOR = f"Zhushu {__version__} (TEI → xslt/print.xsl → HTML → Chromium)"
+CREATOR = f"Zhushu {__version__} (TEI → HTML by its print stylesheet → PDF by Chromium)"
 
 
 @dataclass(frozen=True)
