@@ -170,6 +170,35 @@ def test_fixture_columns_are_the_editions_lines_and_notes_split_at_the_milestone
     assert len(cols_b) == 8 and "".join(cols_b[2].itertext()) == ""
 
 
+def test_the_heart_names_the_juan_of_the_text_not_the_file_number_of_its_pages(tmp_path):
+    """Kanripo numbers pages by its files: KR1d0037_010's pages are 10-1a … but hold 卷八."""
+    src = tmp_path / "KR9z0003_010.txt"
+    src.write_text(FIXTURE.read_text(encoding="utf-8").replace("JUAN 1", "JUAN 8").replace("_001-", "_010-")
+                   .replace("周禮注疏卷一", "周禮注疏卷八"), encoding="utf-8")
+    _, _, html, _ = printed(convert(src, tmp_path / "tei"), tmp_path / "pdf")
+    assert set(re.findall(r'class="ht title">([^<]*)<', html)) == {"周禮注疏 卷八"}
+    assert "xmlns:zs" not in html                       # no namespace of the stylesheet leaks out
+
+
+def test_empty_lines_between_the_printed_ones_give_way_when_a_side_has_too_many(tmp_path):
+    """Kanripo's 欽定儀禮義疏 has two empty lines after nearly every printed one (23 to a side):
+    they are dropped from a side that has more lines than columns, and only from such a side."""
+    text = FIXTURE.read_text(encoding="utf-8")
+    a, rest = text.split("<pb:KR9z0003_WYG_001-1b>")
+    head, lines = a.split("<pb:KR9z0003_WYG_001-1a>¶\n")
+    src = tmp_path / "KR9z0003_001.txt"
+    src.write_text(head + "<pb:KR9z0003_WYG_001-1a>¶\n" + lines.replace("¶\n", "¶\n¶\n¶\n")
+                   + "<pb:KR9z0003_WYG_001-1b>" + rest, encoding="utf-8")
+    _, _, html, counts = printed(convert(src, tmp_path / "tei"), tmp_path / "pdf")
+    doc = lhtml.fromstring(html)
+    side_a, side_b = doc.xpath("//div[@class='pg'][1]//div[contains(concat(' ', @class, ' '), ' half ')]")
+    columns = side_a.xpath("./*[contains(concat(' ', @class, ' '), ' ln ')]")
+    assert len(columns) == 8 and all("".join(c.itertext()) for c in columns)
+    assert counts["crowded"] == 0
+    # side 1b fits: its one empty line stays an empty column
+    assert "" in ["".join(c.itertext()) for c in side_b.xpath("./*[contains(concat(' ', @class, ' '), ' ln ')]")]
+
+
 @pytest.mark.skipif(not KANRIPO.exists(), reason="../shared/kanripo absent")
 def test_kanripo_juan_leaf_for_leaf(tmp_path):
     tei = convert(KANRIPO, tmp_path)

@@ -246,17 +246,23 @@
       <xsl:variable name="n" as="xs:string" select="string(current-group()[1]/self::zs:pb/@n)"/>
       <xsl:variable name="parts" as="xs:string*"
                     select="if (matches($n, '^.+-\d+[ab]$')) then tokenize(replace($n, '^(.+)-(\d+)([ab])$', '$1 $2 $3'), ' ') else ()"/>
-      <xsl:variable name="columns" as="element()*">
+      <xsl:variable name="lines" as="element()*">
         <xsl:for-each-group select="current-group()" group-starting-with="zs:lb">
           <xsl:if test="current-group()[1]/self::zs:lb or current-group()/self::zs:t">
             <xsl:sequence select="zs:source-column(current-group()[self::zs:t or self::zs:ms])"/>
           </xsl:if>
         </xsl:for-each-group>
       </xsl:variable>
+      <!-- Some e-texts put empty lines between the printed ones (Kanripo's 欽定儀禮義疏: two after
+           nearly every line, 23 to a side): a side of more lines than the half-leaf has columns
+           loses its empty lines first; an empty line of a side that fits stays an empty column. -->
+      <xsl:variable name="columns" as="element()*"
+                    select="if (count($lines) gt $columns) then $lines[string()] else $lines"/>
       <xsl:if test="exists($columns)">
-        <zs:side juan="{($parts[1], '')[1]}" leaf="{($parts[2], position())[1]}"
+        <zs:side xsl:inherit-namespaces="no" juan="{($parts[1], '')[1]}" leaf="{($parts[2], position())[1]}"
                  half="{($parts[3], 'a')[1]}" title="{$work}"
-                 juan-label="{if (exists($parts)) then zs:juan-label($parts[1]) else zs:juan($doc)}">
+                 juan-label="{(current-group()[1]/self::zs:pb/@juan[string()], zs:juan($doc)[.],
+                                     $parts[1]!zs:juan-label(.))[1]}">
           <xsl:sequence select="$columns"/>
         </zs:side>
       </xsl:if>
@@ -284,7 +290,7 @@
             <xsl:variable name="ws" as="xs:integer*" select="zs:widths($text, true())"/>
             <xsl:variable name="row1" as="xs:string" select="substring($text, 1, $split)"/>
             <xsl:variable name="row2" as="xs:string" select="substring($text, $split + 1)"/>
-            <zs:part w="{max((sum(subsequence($ws, 1, $split)), sum(subsequence($ws, $split + 1))))}"
+            <zs:part xsl:inherit-namespaces="no" w="{max((sum(subsequence($ws, 1, $split)), sum(subsequence($ws, $split + 1))))}"
                      broken="{(zs:badly-broken($row1) and $row1) or (zs:badly-broken($row2) and $row2)}">
               <span class="wr">
                 <span class="r"><xsl:sequence select="zs:slice($runs, $starts, 1, $split + 1)"/></span>
@@ -293,7 +299,7 @@
             </zs:part>
           </xsl:when>
           <xsl:otherwise>
-            <zs:part w="{sum(zs:widths(string-join($runs), false()))}" broken="false">
+            <zs:part xsl:inherit-namespaces="no" w="{sum(zs:widths(string-join($runs), false()))}" broken="false">
               <xsl:for-each select="$runs">
                 <span class="{@c}"><xsl:sequence select="zs:draw(string(.))"/></span>
               </xsl:for-each>
@@ -320,7 +326,14 @@
     </zs:t>
   </xsl:template>
   <xsl:template match="tei:lb" mode="src"><zs:lb/></xsl:template>
-  <xsl:template match="tei:pb" mode="src"><zs:pb n="{@n}"/></xsl:template>
+  <!-- the 卷 a page is in, from its div's number (pb/@n numbers Kanripo's files: KR1d0037_010
+       holds 卷八); a 考證 after its 卷 is on that 卷's leaves -->
+  <xsl:template match="tei:pb" mode="src">
+    <xsl:variable name="top" as="element(tei:div)?" select="ancestor::tei:div[last()]"/>
+    <xsl:variable name="juan" as="element(tei:div)?"
+                  select="($top[@type = 'juan'][@n], $top/preceding-sibling::tei:div[@type = 'juan'][@n][1])[1]"/>
+    <zs:pb n="{@n}" juan="{$juan/@n!zs:juan-label(normalize-space(.))}"/>
+  </xsl:template>
   <xsl:template match="tei:milestone[@unit = 'row']" mode="src"><zs:ms/></xsl:template>
   <xsl:template match="tei:anchor | tei:ab[@type = 'translation']" mode="src"/>
   <!-- a 義疏 block's quotations after the first are set off by one empty cell, as in the source -->
@@ -381,7 +394,7 @@
       </xsl:variable>
       <xsl:variable name="juan" as="xs:string" select="current-grouping-key()"/>
       <xsl:for-each-group select="$lines" group-adjacent="(position() - 1) idiv $columns">
-        <zs:side juan="{$juan}" leaf="{position() idiv 2 + position() mod 2}"
+        <zs:side xsl:inherit-namespaces="no" juan="{$juan}" leaf="{position() idiv 2 + position() mod 2}"
                  half="{if (position() mod 2 = 1) then 'a' else 'b'}" title="{$work}" juan-label="{$juan-label}">
           <xsl:sequence select="current-group()"/>
         </zs:side>
