@@ -35,10 +35,11 @@ demo: $(STAMP)
 	$(BIN)/zhushu validate $(BUILD)/tei
 	$(BIN)/zhushu render pdf $(BUILD)/tei -o $(BUILD)/pdf/vertical
 	$(BIN)/zhushu render pdf $(BUILD)/tei -o $(BUILD)/pdf/horizontal --layout horizontal
+	$(BIN)/zhushu render pdf $(BUILD)/tei -o $(BUILD)/pdf/siku --style siku
 	# after the PDFs: each 卷's page links its PDF (--pdf-dir is relative to the site; only PDFs that exist)
 	$(BIN)/zhushu render html $(BUILD)/tei -o $(BUILD)/site --pdf-dir ../pdf/vertical
 	@echo "web edition: $(BUILD)/site/index.html"
-	@echo "print edition: $(BUILD)/pdf/vertical/*.pdf, $(BUILD)/pdf/horizontal/*.pdf"
+	@echo "print edition: $(BUILD)/pdf/vertical/*.pdf, $(BUILD)/pdf/horizontal/*.pdf, $(BUILD)/pdf/siku/*.pdf (the 四庫 leaf)"
 
 ## test: the whole test suite (validates tei/ too; drives the web edition in headless Chromium
 ## and prints and reads back the PDFs)
