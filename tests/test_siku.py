@@ -327,20 +327,12 @@ def lines_of(html):
 
 
 def column_length(col) -> int:
-    """The cells a printed column takes less the closing marks that hang past its end (two at
-    most): its full-size characters, and each note piece as long as its longer row."""
-    def cells(text, last):
-        hung = len(text) - len(text.rstrip("".join(CLOSING))) if last else 0
-        narrow = sum(1 for ch in text if ch.isascii())            # half a cell each
-        return len(text) - min(hung, 2) - narrow / 2
-    runs, n = list(col), 0
-    for i, run in enumerate(runs):
-        last = i == len(runs) - 1
-        if run.get("class") == "wr":
-            n += max(cells("".join(r.itertext()), last) for r in run)
-        else:
-            n += cells("".join(run.itertext()), last)
-    return n
+    """The cells a printed column takes, hanging closing marks included (none may hang past the
+    frame): its full-size characters, and each note piece as long as its longer row."""
+    def cells(text):
+        return len(text) - sum(1 for ch in text if ch.isascii()) / 2     # narrow: half a cell
+    return sum(max(cells("".join(r.itertext())) for r in run) if run.get("class") == "wr"
+               else cells("".join(run.itertext())) for run in col)
 
 
 def broken(text) -> bool:
@@ -373,7 +365,7 @@ def test_columns_and_cells_change_the_grid(tmp_path):
     doc = lhtml.fromstring(html6)
     assert {len(h.xpath("./*")) for h in doc.xpath("//div[starts-with(@class,'half')]")} == {6}
     assert pages6 > pages8
-    # a column holds 18 cells at most, with the closing marks hanging past them
+    # a column holds 18 cells at most, its closing marks too: none hangs across the frame
     assert max(map(column_length, doc.xpath("//*[contains(concat(' ', @class, ' '), ' ln ')]"))) == 18
 
 

@@ -142,11 +142,13 @@
     </xsl:variable>
     <xsl:variable name="hanging" as="xs:integer" select="zs:hang($cps, $ws, $fits)"/>
     <!-- a run of more closing marks than may hang (’。” at the end of a line): the character
-         they follow goes down to the next line with them -->
+         they follow goes down to the next line with them (when it opens the run on a line that
+         has something already, the run starts the next line) -->
     <xsl:variable name="base" as="xs:integer" select="zs:before-marks($cps, $fits)"/>
     <xsl:variable name="hung" as="xs:integer"
-                  select="if ($hanging lt $total and $cps[$hanging + 1] = $zs:closing and $base gt 1)
-                          then $base - 1 else $hanging"/>
+                  select="if ($hanging lt $total and $cps[$hanging + 1] = $zs:closing)
+                          then (if ($base gt 1) then $base - 1 else if ($fresh) then $hanging else 0)
+                          else $hanging"/>
     <xsl:variable name="kept" as="xs:integer"
                   select="if ($hung lt $total) then zs:back-off($cps, $hung) else $hung"/>
     <xsl:sequence select="if ($kept gt 0) then $kept
@@ -272,7 +274,9 @@
         </xsl:choose>
       </xsl:iterate>
     </xsl:variable>
-    <xsl:variable name="forward" as="xs:integer" select="zs:hang($cps, $ws, $half)"/>
+    <!-- marks moved into row 1 stay inside the piece (its length is checked), so they are not
+         limited as marks hanging past a line's end are -->
+    <xsl:variable name="forward" as="xs:integer" select="zs:hang($cps, $ws, $half, 2)"/>
     <xsl:variable name="back" as="xs:integer" select="zs:before-closing($cps, $half)"/>
     <xsl:variable name="split" as="xs:integer"
                   select="if ($forward eq $half or $back eq 0
@@ -313,7 +317,8 @@
                   select="if ($block/@level = (1 to 6)!string()) then 'h' || $block/@level else 'div'"/>
     <!-- each full-size run alone; consecutive small runs (注 then 音義) as one note -->
     <xsl:variable name="groups" as="array(element(zs:t))*">
-      <xsl:for-each-group select="zs:carry-opening(zs:merge($block/zs:t[string()]))" group-adjacent="@s = 'small'">
+      <xsl:for-each-group select="zs:carry-closing(zs:carry-opening(zs:merge($block/zs:t[string()])))"
+                          group-adjacent="@s = 'small'">
         <xsl:sequence select="if (current-grouping-key()) then array{current-group()} else current-group()!array{.}"/>
       </xsl:for-each-group>
     </xsl:variable>
@@ -390,6 +395,29 @@
         <xsl:with-param name="kind" select="string(@s), string(@c)"/>
       </xsl:next-iteration>
     </xsl:iterate>
+  </xsl:function>
+
+  <!-- Closing punctuation opening a run goes to the end of the run before it, whatever its size
+       (曰 ending a 出文, ： opening the 疏's words): inside one run a closing mark that does not
+       fit hangs or takes the character before it down with it (zs:fit), which it cannot do across
+       runs. A run that is all closing marks gives them all. -->
+  <xsl:function name="zs:carry-closing" as="element(zs:t)*">
+    <xsl:param name="runs" as="element(zs:t)*"/>
+    <xsl:variable name="leading" as="xs:integer*"
+                  select="0, subsequence($runs, 2)!zs:leading-closing(string-to-codepoints(string(.)), 0)"/>
+    <xsl:for-each select="$runs">
+      <xsl:variable name="i" as="xs:integer" select="position()"/>
+      <xsl:variable name="text" as="xs:string"
+                    select="substring(., $leading[$i] + 1) || substring(string($runs[$i + 1]), 1, ($leading[$i + 1], 0)[1])"/>
+      <xsl:sequence select="if ($text eq string(.)) then . else zs:run(string(@s), string(@c), $text)[string()]"/>
+    </xsl:for-each>
+  </xsl:function>
+
+  <!-- How many of the code points from position $n + 1 on are closing punctuation in a row. -->
+  <xsl:function name="zs:leading-closing" as="xs:integer">
+    <xsl:param name="cps" as="xs:integer*"/>
+    <xsl:param name="n" as="xs:integer"/>
+    <xsl:sequence select="if ($n lt count($cps) and $cps[$n + 1] = $zs:closing) then zs:leading-closing($cps, $n + 1) else $n"/>
   </xsl:function>
 
   <xsl:function name="zs:run" as="element(zs:t)">

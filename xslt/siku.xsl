@@ -49,6 +49,10 @@
   <!-- the style sheet of the leaf (assets/siku.css), copied into the document as print-css is -->
   <xsl:param name="siku-css" as="xs:string" select="unparsed-text('assets/siku.css')"/>
 
+  <!-- No mark hangs past the foot of a column: it would cross the frame. A closing mark that
+       does not fit takes the character before it down to the next column (grid.xsl, zs:fit). -->
+  <xsl:variable name="zs:max-hanging" as="xs:integer" select="0"/>
+
   <xsl:variable name="full" as="xs:boolean" select="$leaf ne 'half'"/>
   <xsl:variable name="s-cells" as="xs:integer" select="if ($cells gt 0) then $cells else 21"/>
 
