@@ -12,6 +12,21 @@ TEI_ALL = SHARED / "tei-p5" / "tei_all.rng"
 SEED_004 = CORPUS / "004_788d901eea474415.txt"
 
 
+def need_printing(*tools: str) -> None:
+    """Skip the calling test module, saying what to install, unless poppler-utils' `tools`,
+    Chromium and the print fonts are here (make test installs them all)."""
+    import shutil
+
+    from pipeline.render import pdf
+    if not all(shutil.which(t) for t in tools):
+        pytest.skip("poppler-utils is installed by make test", allow_module_level=True)
+    try:
+        pdf.find_chromium()
+        pdf.check_fonts()
+    except Exception as e:  # noqa: BLE001 - the message says what to install
+        pytest.skip(str(e), allow_module_level=True)
+
+
 def pytest_addoption(parser):
     parser.addoption("--update-golden", action="store_true",
                      help="rewrite tests/golden/*/*.xml (and the .report.json there) from what the "

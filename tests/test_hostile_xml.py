@@ -10,7 +10,7 @@ import pathlib
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, need_printing
 from fuzzing import hostile_xml as hx
 from fuzzing.worker import Worker
 
@@ -72,19 +72,10 @@ def hostile(traps, tmp_path_factory):
         os.remove(p)
 
 
-def need_chromium():
-    from pipeline.render import pdf
-    try:
-        pdf.find_chromium()
-        pdf.check_fonts()
-    except Exception as e:  # noqa: BLE001 - the message says what to install
-        pytest.skip(str(e))
-
-
 @pytest.mark.parametrize("attack,encoding,command", CASES, ids=["-".join(c) for c in CASES])
 def test_hostile_xml_is_refused_or_inert(attack, encoding, command, traps, hostile, worker, tmp_path):
     if command == "pdf":
-        need_chromium()
+        need_printing()
     path = hostile(attack, encoding)
     outdir = tmp_path / "out"
     traps.reset()
@@ -133,7 +124,7 @@ def test_the_traps_catch_an_unsafe_parser(traps, tmp_path):
 
 def test_xml_model_is_printed_in_every_encoding(traps, hostile, worker, tmp_path):
     """`<?xml-model?>` is inert for render pdf too, in every encoding: one run prints them all."""
-    need_chromium()
+    need_printing()
     paths = [hostile("xml-model", enc) for enc in ENCODINGS]
     traps.reset()
     run = worker.run("render", "pdf", *paths, "-o", tmp_path, timeout=60)

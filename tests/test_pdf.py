@@ -5,12 +5,12 @@ Extension B character 𤣥 drawn from a real font. Page images go to build/scree
 to look at. make test installs chromium, the fonts and poppler-utils when they are missing."""
 import os
 import pathlib
-import shutil
 import subprocess
 
 import pytest
 from lxml import etree
 
+from conftest import need_printing
 from pipeline.render import pdf
 from pipeline.render.pdf import PrintOptions, paper_size, render_pdf
 
@@ -19,14 +19,7 @@ TEIS = sorted(str(p) for p in (ROOT / "tei").glob("[0-9]*.xml"))
 SHOTS = ROOT / "build" / "screenshots"
 TEI = "{http://www.tei-c.org/ns/1.0}"
 
-for tool in ("pdffonts", "pdftotext", "pdftoppm"):
-    if not shutil.which(tool):
-        pytest.skip("poppler-utils is installed by make test", allow_module_level=True)
-try:
-    pdf.find_chromium()
-    pdf.check_fonts()
-except Exception as e:  # noqa: BLE001 - the message says what to install
-    pytest.skip(str(e), allow_module_level=True)
+need_printing("pdffonts", "pdftotext", "pdftoppm")
 
 
 @pytest.fixture(scope="module", params=["vertical", "horizontal"])

@@ -3,12 +3,12 @@ embedded by Chromium as named CID fonts, never as Type 3 glyphs; the conversion 
 and metrics and gives the same bytes twice; a cache that cannot be written prints with the
 installed fonts and says so once. The first run builds the faces (about a minute each)."""
 import pathlib
-import shutil
 import subprocess
 
 import pytest
 
-from pipeline.render import fonts, pdf
+from conftest import need_printing
+from pipeline.render import fonts
 from pipeline.render.pdf import PrintOptions, render_pdf
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -17,13 +17,7 @@ TEIS = sorted(str(p) for p in (ROOT / "tei").glob("[0-9]*.xml"))
 fontTools = pytest.importorskip("fontTools")
 from fontTools.ttLib import TTFont  # noqa: E402
 
-if not shutil.which("pdffonts"):
-    pytest.skip("poppler-utils is installed by make test", allow_module_level=True)
-try:
-    pdf.find_chromium()
-    pdf.check_fonts()
-except Exception as e:  # noqa: BLE001 - the message says what to install
-    pytest.skip(str(e), allow_module_level=True)
+need_printing("pdffonts")
 
 
 def font_rows(path):

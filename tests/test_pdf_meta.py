@@ -10,8 +10,9 @@ import subprocess
 import pytest
 from lxml import etree
 
+from conftest import need_printing
 from pipeline import __version__
-from pipeline.render import pdf, pdfmeta
+from pipeline.render import pdfmeta
 from pipeline.render.pdf import PrintOptions, render_pdf
 from pipeline.render.xslt import load_tei
 
@@ -20,14 +21,6 @@ pikepdf = pytest.importorskip("pikepdf")
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 TEIS = sorted(str(p) for p in (ROOT / "tei").glob("[0-9]*.xml"))
 TEI = "{http://www.tei-c.org/ns/1.0}"
-
-
-def chromium_or_skip():
-    try:
-        pdf.find_chromium()
-        pdf.check_fonts()
-    except Exception as e:  # noqa: BLE001 - the message says what to install
-        pytest.skip(str(e))
 
 
 # -- from the TEI (no browser) ---------------------------------------------------------------
@@ -85,7 +78,7 @@ def test_a_bad_source_date_epoch_is_one_line(run, tmp_path, monkeypatch):
 
 @pytest.fixture(scope="module")
 def printed_twice(tmp_path_factory):
-    chromium_or_skip()
+    need_printing()
     with pytest.MonkeyPatch.context() as mp:
         mp.delenv("SOURCE_DATE_EPOCH", raising=False)
         runs = []

@@ -7,15 +7,13 @@ and row, and the options. The source-lineation path runs on a small mandoku 卷 
 import html as htmlmod
 import pathlib
 import re
-import shutil
 import subprocess
 
 import pytest
 from lxml import etree, html as lhtml
 
-from conftest import ROOT, SHARED
+from conftest import ROOT, SHARED, need_printing
 from pipeline.numerals import hanzi, juan_label
-from pipeline.render import pdf
 from pipeline.render.pdf import PrintOptions, render_pdf
 
 TEIS = sorted(str(p) for p in (ROOT / "tei").glob("[0-9]*.xml"))
@@ -28,14 +26,7 @@ CLOSING = set("、。，．：；？！）」』”’〉》】〕〗〙〛｝�
 PRIVATE = re.compile("[\ue000-\uf8ff\U000f0000-\U0010ffff]")
 OPENING = set("（「『“‘〈《【〔〖〘〚｛［﹁﹃([{")
 
-for tool in ("pdfinfo", "pdftotext", "pdftoppm"):
-    if not shutil.which(tool):
-        pytest.skip("poppler-utils is installed by make test", allow_module_level=True)
-try:
-    pdf.find_chromium()
-    pdf.check_fonts()
-except Exception as e:  # noqa: BLE001 - the message says what to install
-    pytest.skip(str(e), allow_module_level=True)
+need_printing("pdfinfo", "pdftotext", "pdftoppm")
 
 
 def convert(src, out_dir) -> str:

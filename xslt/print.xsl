@@ -43,10 +43,12 @@
   <xsl:param name="cells" as="xs:integer" select="0"/>
   <!-- lines per page; 0: as many as fit at a line pitch of 1.5 cells -->
   <xsl:param name="lines" as="xs:integer" select="0"/>
-  <!-- the print style sheet (assets/print.css), copied into the document so that it stands
-       alone. Zhushu passes it in (pipeline/render/pdf.py): once the stylesheet is compiled, Saxon
-       may read no file (pipeline/render/xslt.py); run by hand, the default reads it from beside the stylesheet -->
-  <xsl:param name="print-css" as="xs:string" select="unparsed-text('assets/print.css')"/>
+  <!-- the print style sheet (assets/type.css, then assets/print.css), copied into the document
+       so that it stands alone. Zhushu passes it in (pipeline/render/pdf.py): once the stylesheet
+       is compiled, Saxon may read no file (pipeline/render/xslt.py); run by hand, the default
+       reads it from beside the stylesheet -->
+  <xsl:param name="print-css" as="xs:string"
+             select="unparsed-text('assets/type.css') || unparsed-text('assets/print.css')"/>
 
   <xsl:variable name="vertical" as="xs:boolean" select="$layout ne 'horizontal'"/>
   <!-- the room for a line and the breadth across the lines, inside the margins -->

@@ -46,8 +46,10 @@
   <xsl:param name="leaf" as="xs:string" select="'full'"/>
   <!-- auto: the edition's lines where the TEI has lb, else the grid; source; grid -->
   <xsl:param name="lineation" as="xs:string" select="'auto'"/>
-  <!-- the style sheet of the leaf (assets/siku.css), copied into the document as print-css is -->
-  <xsl:param name="siku-css" as="xs:string" select="unparsed-text('assets/siku.css')"/>
+  <!-- the style sheet of the leaf (assets/type.css, then assets/siku.css), copied into the
+       document as print-css is -->
+  <xsl:param name="siku-css" as="xs:string"
+             select="unparsed-text('assets/type.css') || unparsed-text('assets/siku.css')"/>
 
   <!-- No mark hangs past the foot of a column: it would cross the frame. A closing mark that
        does not fit takes the character before it down to the next column (grid.xsl, zs:fit). -->

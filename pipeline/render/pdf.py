@@ -183,15 +183,15 @@ def _first_line(e: Exception) -> str:
 
 def print_renderer(params: dict) -> Renderer:
     """xslt/print.xsl (or xslt/siku.xsl when the params are a siku style's) compiled, with its
-    parameters and the style sheet it copies into every document (passed in: Saxon may read no
-    file once the stylesheet is compiled)."""
+    parameters and the style sheet it copies into every document: the type both styles share,
+    then the style's own (passed in: Saxon may read no file once the stylesheet is compiled)."""
     def css(name: str) -> str:
         with open(resources.path("xslt", f"assets/{name}"), encoding="utf-8") as f:
             return f.read()
     if "leaf" in params:
         return Renderer(resources.path("xslt", "siku.xsl"),
-                        {"print-css": "", "siku-css": css("siku.css"), **params})
-    return Renderer(resources.path("xslt", "print.xsl"), {"print-css": css("print.css"), **params})
+                        {"print-css": "", "siku-css": css("type.css") + css("siku.css"), **params})
+    return Renderer(resources.path("xslt", "print.xsl"), {"print-css": css("type.css") + css("print.css"), **params})
 
 
 # What a siku document counts on its body: columns drawn smaller to fit, sides with more lines

@@ -20,7 +20,7 @@ from datetime import datetime, timezone
 from pipeline import __version__
 from pipeline.constants import TEI
 from pipeline.errors import PipelineError
-from pipeline.tei.shared import SIKU
+from pipeline.tei.shared import SIKU_NAMES
 
 XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
 CREATOR = f"Zhushu {__version__} (TEI → HTML by its print stylesheet → PDF by Chromium)"
@@ -37,18 +37,6 @@ class PdfMeta:
     date: datetime | None
 
 
-def _siku_names() -> dict[str, str]:
-    names = {}
-
-    def walk(nodes):
-        for cid, name, children in nodes:
-            names[cid] = name
-            walk(children)
-    walk(SIKU)
-    return names
-
-
-SIKU_NAMES = _siku_names()
 
 
 def _text(el) -> str:

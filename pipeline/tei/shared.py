@@ -54,17 +54,15 @@ SIKU = (
 )
 
 
-def _siku_ids() -> dict[str, str]:
-    out: dict[str, str] = {}
-    def walk(rows):
-        for cid, name, children in rows:
-            out[name] = cid
-            walk(children)
-    walk(SIKU)
-    return out
+def _siku_classes(rows=SIKU):
+    """(id, name) of every class of the 四部, depth first."""
+    for cid, name, children in rows:
+        yield cid, name
+        yield from _siku_classes(children)
 
 
-SIKU_IDS = _siku_ids()
+SIKU_IDS = {name: cid for cid, name in _siku_classes()}       # 禮記之屬 → siku.jing.li.liji
+SIKU_NAMES = {cid: name for cid, name in _siku_classes()}     # and back
 
 
 @functools.cache
