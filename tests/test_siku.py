@@ -161,6 +161,28 @@ def test_fixture_columns_are_the_editions_lines_and_notes_split_at_the_milestone
     assert len(cols_b) == 8 and "".join(cols_b[2].itertext()) == ""
 
 
+def test_each_line_is_indented_as_the_edition_indents_it_and_a_raised_line_stands_out(tmp_path):
+    """The TEI keeps a line's indentation (<lb/><space quantity="2" unit="chars"/>: the source's
+    leading U+3000, which the text drops as whitespace), and the leaf prints it: the 卷 title one
+    cell down, the commentators two; in a 提要 set four cells down, the line that opens with
+    御纂 is raised to one (抬頭), as 欽定禮記義疏's 提要 prints it."""
+    text = FIXTURE.read_text(encoding="utf-8").replace(
+        "小宰之職掌建邦之宮刑以治王宮之政令凡宮之糾¶", "　　　　小宰之職掌建邦之宮刑以治王宮之政¶\n　御纂令凡宮之糾¶")
+    src = tmp_path / "KR9z0003_001.txt"
+    src.write_text(text, encoding="utf-8")
+    tei = convert(src, tmp_path / "tei")
+    xml = pathlib.Path(tei).read_text(encoding="utf-8")
+    assert '<lb/><space quantity="1" unit="chars"/>周禮注疏卷一' in xml
+    assert '<lb/><space quantity="4" unit="chars"/>小宰' in xml
+    _, _, html, _ = printed(tei, tmp_path / "pdf")
+    doc = lhtml.fromstring(html)
+    side_a = doc.xpath("//div[@class='pg'][1]//div[contains(concat(' ', @class, ' '), ' half ')]")[0]
+    indents = [next((int(c[1:]) for c in col.get("class").split() if re.fullmatch(r"i\d+", c)), 0)
+               for col in side_a.xpath("./*[contains(concat(' ', @class, ' '), ' ln ')]")]
+    assert indents[:6] == [0, 1, 2, 4, 1, 0]          # 欽定四庫全書, title, commentators, 提要, 御纂, 禁注…
+    assert "padding-top:calc(var(--pad) + 4 * var(--cell))" in html   # deeper than siku.css's .i3
+
+
 def test_the_heart_names_the_juan_of_the_text_not_the_file_number_of_its_pages(tmp_path):
     """Kanripo numbers pages by its files: KR1d0037_010's pages are 10-1a … but hold 卷八."""
     src = tmp_path / "KR9z0003_010.txt"

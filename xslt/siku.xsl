@@ -227,9 +227,15 @@
     <xsl:param name="broken" as="xs:boolean"/>
     <xsl:variable name="cap" as="xs:integer" select="4 * ($s-cells - $indent)"/>
     <div class="{string-join(('ln', $class[.], ('i' || $indent)[$indent gt 0]), ' ')}">
+      <!-- siku.css has .i1 to .i3; the edition's deeper indents (a table of contents) are set here -->
+      <xsl:variable name="style" as="xs:string*"
+                    select="('padding-top:calc(var(--pad) + ' || $indent || ' * var(--cell))')[$indent gt 3],
+                            if ($length gt $cap) then 'font-size:' || format-number($cap div $length, '0.0000') || 'em' else ()"/>
+      <xsl:if test="exists($style)">
+        <xsl:attribute name="style" select="string-join($style, ';')"/>
+      </xsl:if>
       <xsl:if test="$length gt $cap">
         <xsl:attribute name="data-squeezed" select="$length"/>
-        <xsl:attribute name="style" select="'font-size:' || format-number($cap div $length, '0.0000') || 'em'"/>
       </xsl:if>
       <xsl:if test="$broken">
         <xsl:attribute name="data-punctuation" select="'yes'"/>
@@ -248,6 +254,16 @@
       <xsl:apply-templates select="$doc/tei:TEI/tei:text" mode="src"/>
     </xsl:variable>
     <xsl:variable name="work" as="xs:string" select="zs:work($doc)"/>
+    <!-- Where the TEI records the lines' indentation (space after lb, since issue 18) a line
+         without one starts at the top, and a raised line (抬頭) stands out. Older TEI, and an
+         e-text that lost its commentary's indentation (a 義疏 卷 of whose commentary no line is
+         indented: KR1d0037_010), is indented by what each line holds. -->
+    <xsl:variable name="commentary" as="xs:string+" select="'yishu', 'an', 'category'"/>
+    <xsl:variable name="indented" as="xs:boolean"
+                  select="if (exists($tokens[@c = $commentary]))
+                          then some $i in 1 to count($tokens)
+                               satisfies $tokens[$i]/self::zs:indent and $tokens[$i + 1]/@c = $commentary
+                          else exists($tokens/self::zs:indent)"/>
     <xsl:for-each-group select="$tokens" group-starting-with="zs:pb">
       <xsl:variable name="n" as="xs:string" select="string(current-group()[1]/self::zs:pb/@n)"/>
       <xsl:variable name="parts" as="xs:string*"
@@ -255,7 +271,8 @@
       <xsl:variable name="lines" as="element()*">
         <xsl:for-each-group select="current-group()" group-starting-with="zs:lb">
           <xsl:if test="current-group()[1]/self::zs:lb or current-group()/self::zs:t">
-            <xsl:sequence select="zs:source-column(current-group()[self::zs:t or self::zs:ms])"/>
+            <xsl:sequence select="zs:source-column(current-group()[self::zs:t or self::zs:ms],
+                                                   if ($indented) then xs:integer(sum(current-group()/self::zs:indent/@n)) else ())"/>
           </xsl:if>
         </xsl:for-each-group>
       </xsl:variable>
@@ -276,9 +293,12 @@
   </xsl:function>
 
   <!-- One of the edition's lines: full-size runs as they are, each stretch of small runs a piece
-       of two rows split at its milestone (balanced when it has none). -->
+       of two rows split at its milestone (balanced when it has none); $indent the cells it
+       leaves blank at its head (the edition's, where the TEI records them: a 義疏's commentary
+       one cell down, a line raised above it for 抬頭), or () to go by what it holds. -->
   <xsl:function name="zs:source-column" as="element()">
     <xsl:param name="items" as="element()*"/>
+    <xsl:param name="indent" as="xs:integer?"/>
     <xsl:variable name="parts" as="element(zs:part)*">
       <xsl:for-each-group select="$items" group-adjacent="exists(self::zs:ms) or @s = 'small'">
         <xsl:variable name="runs" as="element(zs:t)*" select="zs:merge(current-group()[self::zs:t][string()])"/>
@@ -315,8 +335,9 @@
       </xsl:for-each-group>
     </xsl:variable>
     <xsl:variable name="first" as="element(zs:t)?" select="$items[self::zs:t][string()][1]"/>
-    <xsl:variable name="indent" as="xs:integer" select="if ($first/@c = ('yishu', 'an', 'category', 'sp')) then 1 else 0"/>
-    <xsl:sequence select="zs:column(string($first/@c), $indent, $parts!node(), xs:integer(sum($parts/@w)),
+    <xsl:variable name="cells-down" as="xs:integer"
+                  select="min(($s-cells - 1, ($indent, if ($first/@c = ('yishu', 'an', 'category', 'sp')) then 1 else 0)[1]))"/>
+    <xsl:sequence select="zs:column(string($first/@c), $cells-down, $parts!node(), xs:integer(sum($parts/@w)),
                                     zs:badly-broken(string-join($items[self::zs:t])) or $parts/@broken = 'true')"/>
   </xsl:function>
 
@@ -341,6 +362,7 @@
     <zs:pb n="{@n}" juan="{$juan/@n!zs:juan-label(normalize-space(.))}"/>
   </xsl:template>
   <xsl:template match="tei:milestone[@unit = 'row']" mode="src"><zs:ms/></xsl:template>
+  <xsl:template match="tei:space[@unit = 'chars']" mode="src"><zs:indent n="{@quantity}"/></xsl:template>
   <xsl:template match="tei:anchor | tei:ab[@type = 'translation']" mode="src"/>
   <!-- a 義疏 block's quotations after the first are set off by one empty cell, as in the source -->
   <xsl:template match="(tei:cit | tei:p)[parent::tei:note[@type = ('yishu', 'an')][zs:is-block(.)]]

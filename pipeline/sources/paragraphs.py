@@ -19,7 +19,8 @@ from pipeline.sources.mandoku import NOTE_CLOSE, NOTE_OPEN, Line
 @dataclass(slots=True)
 class Event:
     """Something the TEI marks at a point of the text: a page (pb), the start of a printed line
-    (lb), the end of a note's first row (row), a gaiji (g, at its character). `at` is the
+    (lb; its value the cells left blank at the line's head), the end of a note's first row
+    (row), a gaiji (g, at its character). `at` is the
     offset in the logical text, then, once `Logical.counted` has run, the number of characters
     the lossless invariant keeps before it."""
     at: int
@@ -99,7 +100,7 @@ def _line_events(line: Line, size: int, base: int, skip: int) -> list[Event]:
     (issue 15, measured on Kanripo's KR1d0053, old and new alternated)."""
     if line.pages or line.gaiji:
         return _events(line, size, base, skip)
-    events = [Event(size, "lb")] if line.begins else []
+    events = [Event(size, "lb", line.indent)] if line.begins else []
     return events + [Event(base + off, "row") for off in line.rows]
 
 
@@ -112,7 +113,7 @@ def _events(line: Line, size: int, base: int, skip: int) -> list[Event]:
               for off, page in line.pages]
     out = [e for off, _, e in inline if off <= skip]
     if line.begins:
-        out.append(Event(size, "lb"))
+        out.append(Event(size, "lb", line.indent))
     inline = [x for x in inline if x[0] > skip]
     inline += [(off, 1, Event(base + off, "row")) for off in line.rows]
     inline += [(off, 2, Event(base + off, "g", gid)) for off, gid in line.gaiji]

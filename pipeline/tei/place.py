@@ -1,5 +1,5 @@
 """Placing a Kanripo source's events in the text as the writer writes it: pages (<pb>),
-printed lines (<lb/>), the end of a note's first row (<milestone unit="row"/>) and gaiji
+printed lines (<lb/>, then <space> for an indented one), the end of a note's first row (<milestone unit="row"/>) and gaiji
 (<g ref="#KR0427">)."""
 from __future__ import annotations
 
@@ -109,7 +109,9 @@ def _event(e) -> str:
         p = e.value
         return f'<pb ed="{p.edition}" n="{p.n}" facs="#{surface_id(p)}"/>'
     if e.kind == "lb":
-        return "<lb/>"
+        # the cells the edition leaves blank at the line's head (the source's U+3000, which the
+        # text drops as whitespace): how the 四庫 sets 經, commentary and 抬頭 apart
+        return f'<lb/><space quantity="{e.value}" unit="chars"/>' if e.value else "<lb/>"
     return '<milestone unit="row"/>'
 
 

@@ -22,7 +22,7 @@ ANCHOR = f"{TEI}anchor"
 _AB, _FW, _DIV, _G = f"{TEI}ab", f"{TEI}fw", f"{TEI}div", f"{TEI}g"
 _PERSNAME, _HEAD, _LIST, _REF = f"{TEI}persName", f"{TEI}head", f"{TEI}list", f"{TEI}ref"
 # A Kanripo source's pages, printed lines and row ends (the schema's group "events")
-_EVENTS = frozenset((f"{TEI}pb", f"{TEI}lb", f"{TEI}milestone"))
+_EVENTS = frozenset((f"{TEI}pb", f"{TEI}lb", f"{TEI}space", f"{TEI}milestone"))
 _SHU_SUBTYPES = (None, "detached")
 _YISHU_SUBTYPES = frozenset((*CATEGORY_IDS, "detached"))
 # the names the layers use, which a later layer's note may not take as its @type
