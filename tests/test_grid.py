@@ -7,7 +7,8 @@ import unicodedata
 import pytest
 from lxml import etree, html
 
-from pipeline.render.pdf import print_html, print_renderer
+from pipeline.render.pdf import print_renderer
+from pipeline.render.xslt import load_tei
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 TEIS = sorted((ROOT / "tei").glob("[0-9]*.xml"))
@@ -31,7 +32,7 @@ def width(c, small=False):
 
 
 def render(tei_path, **params):
-    return html.fromstring(print_html(str(tei_path), print_renderer(params)))
+    return html.fromstring(print_renderer(params).render(load_tei(str(tei_path)), str(tei_path)))
 
 
 def lines_of(doc):

@@ -73,6 +73,10 @@
                           else if (matches($c, $zs:ambiguous-wide)) then 4 else 2"/>
   </xsl:function>
 
+  <!-- How much shorter a small character is than a full-size one: half (the modern page's
+       half-size notes); the 四庫 leaf's are as long (siku.xsl). -->
+  <xsl:variable name="zs:small-divisor" as="xs:integer" select="2"/>
+
   <!-- The length in units of each character of $text, full size or small. One regular-expression
        pass finds the few characters that need a look of their own; the rest are 4 (or 2). -->
   <xsl:function name="zs:widths" as="xs:integer*">
@@ -82,7 +86,7 @@
     <xsl:variable name="full" as="xs:integer*"
                   select="analyze-string($text, $zs:not-wide)/*
                           !(if (self::fn:match) then zs:odd-width(.) else (1 to string-length(.))!4)"/>
-    <xsl:sequence select="if ($small) then $full!(. idiv 2) else $full"/>
+    <xsl:sequence select="if ($small) then $full!(. idiv $zs:small-divisor) else $full"/>
   </xsl:function>
 
   <!-- $text as it is drawn: each character that is not surely full width in a box of its
@@ -461,9 +465,7 @@
     <xsl:variable name="text" as="xs:string" select="string-join($runs)"/>
     <xsl:variable name="cps" as="xs:integer*" select="string-to-codepoints($text)"/>
     <xsl:variable name="ws" as="xs:integer*" select="zs:widths($text, true())"/>
-    <!-- where each run starts in $text (1-based), and one past the end -->
-    <xsl:variable name="starts" as="xs:integer+"
-                  select="1, for $i in 1 to count($runs) return 1 + sum(subsequence($runs, 1, $i)!string-length(.))"/>
+    <xsl:variable name="starts" as="xs:integer+" select="zs:starts($runs)"/>
     <xsl:variable name="rows" as="xs:integer+" select="zs:pieces($cps, $ws, $room, $cap, $fresh)"/>
     <xsl:for-each select="1 to count($rows) idiv 2">
       <xsl:variable name="r1" as="xs:integer" select="$rows[2 * current() - 1]"/>
@@ -480,6 +482,12 @@
         </xsl:if>
       </zs:part>
     </xsl:for-each>
+  </xsl:function>
+
+  <!-- Where each run starts in the runs' joined text (1-based), and one past the end. -->
+  <xsl:function name="zs:starts" as="xs:integer+">
+    <xsl:param name="runs" as="element(zs:t)*"/>
+    <xsl:sequence select="1, for $i in 1 to count($runs) return 1 + sum(subsequence($runs, 1, $i)!string-length(.))"/>
   </xsl:function>
 
   <!-- Characters $from to $to - 1 of the runs' joined text, as spans keeping each run's class. -->

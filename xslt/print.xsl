@@ -367,10 +367,18 @@
   <xsl:template match="text()">
     <xsl:param name="size" as="xs:string" tunnel="yes" select="''"/>
     <xsl:param name="class" as="xs:string" tunnel="yes" select="''"/>
-    <xsl:variable name="text" as="xs:string" select="replace(., '[&#10;&#13;&#9;]', '')"/>
+    <xsl:variable name="text" as="xs:string" select="zs:printed-text(.)"/>
     <xsl:if test="$size and $text">
-      <zs:t s="{$size}" c="{$class}"><xsl:value-of select="if ($vertical) then zs:vertical-forms($text) else $text"/></zs:t>
+      <zs:t s="{$size}" c="{$class}"><xsl:value-of select="$text"/></zs:t>
     </xsl:if>
   </xsl:template>
+
+  <!-- A text node as printed: without the TEI's line breaks, in vertical lines with the vertical
+       quotation forms. -->
+  <xsl:function name="zs:printed-text" as="xs:string">
+    <xsl:param name="text" as="xs:string"/>
+    <xsl:variable name="flat" as="xs:string" select="replace($text, '[&#10;&#13;&#9;]', '')"/>
+    <xsl:sequence select="if ($vertical) then zs:vertical-forms($flat) else $flat"/>
+  </xsl:function>
 
 </xsl:stylesheet>

@@ -105,7 +105,7 @@
               <xsl:variable name="b" as="element(zs:side)?" select="current-group()[@half = 'b'][1]"/>
               <xsl:call-template name="page">
                 <xsl:with-param name="side" select="current-group()[1]"/>
-                <xsl:with-param name="parts" select="zs:half($a, 'a'), zs:heart(current-group()[1]), zs:half($b, 'b')"/>
+                <xsl:with-param name="parts" select="zs:half($a, 'a'), zs:heart(), zs:half($b, 'b')"/>
                 <xsl:with-param name="text" select="zs:heart-text(current-group()[1])"/>
               </xsl:call-template>
             </xsl:for-each-group>
@@ -114,8 +114,8 @@
             <xsl:for-each select="$sides">
               <xsl:call-template name="page">
                 <xsl:with-param name="side" select="."/>
-                <xsl:with-param name="parts" select="if (@half = 'b') then (zs:heart(.), zs:half(., 'b'))
-                                                     else (zs:half(., 'a'), zs:heart(.))"/>
+                <xsl:with-param name="parts" select="if (@half = 'b') then (zs:heart(), zs:half(., 'b'))
+                                                     else (zs:half(., 'a'), zs:heart())"/>
                 <xsl:with-param name="text" select="zs:heart-text(.)"/>
               </xsl:call-template>
             </xsl:for-each>
@@ -160,7 +160,6 @@
 
   <!-- The 版心 column: its rules and the 魚尾 (a black fish-tail, notched below). -->
   <xsl:function name="zs:heart" as="element()">
-    <xsl:param name="side" as="element(zs:side)"/>
     <div class="heart">
       <svg class="yuwei" viewBox="0 0 20 10" preserveAspectRatio="none" aria-hidden="true">
         <path d="M0 0H20V10L10 4.5L0 10Z"/>
@@ -195,20 +194,7 @@
 
   <!-- Small text is as long as full-size text: a double row of a column of N cells holds N
        characters (grid.xsl's half-size measure is the modern page's). -->
-  <xsl:function name="zs:widths" as="xs:integer*">
-    <xsl:param name="text" as="xs:string"/>
-    <xsl:param name="small" as="xs:boolean"/>
-    <xsl:sequence select="analyze-string($text, $zs:not-wide)/*
-                          !(if (self::fn:match) then zs:odd-width(.) else (1 to string-length(.))!4)"
-                  xmlns:fn="http://www.w3.org/2005/xpath-functions"/>
-  </xsl:function>
-
-  <!-- The text of a run: no layout whitespace, quotation marks in their vertical forms (grid.xsl;
-       the TEI's text is left as it is). -->
-  <xsl:function name="zs:siku-text" as="xs:string">
-    <xsl:param name="text" as="xs:string"/>
-    <xsl:sequence select="zs:vertical-forms(replace($text, '[&#10;&#13;&#9; ]', ''))"/>
-  </xsl:function>
+  <xsl:variable name="zs:small-divisor" as="xs:integer" select="1"/>
 
   <!-- Whether a column or a note row breaks the rules of the grid: it opens with closing
        punctuation or ends with opening punctuation. -->
@@ -308,12 +294,11 @@
             <xsl:variable name="at" as="xs:integer?"
                           select="(for $i in 1 to count(current-group()) return $i[current-group()[$i][self::zs:ms]])[1]"/>
             <xsl:variable name="text" as="xs:string" select="string-join($runs)"/>
+            <xsl:variable name="ws" as="xs:integer*" select="zs:widths($text, true())"/>
             <xsl:variable name="split" as="xs:integer"
                           select="if (exists($at)) then string-length(string-join(subsequence(current-group(), 1, $at - 1)[self::zs:t]))
-                                  else zs:balance(string-to-codepoints($text), zs:widths($text, true()))"/>
-            <xsl:variable name="starts" as="xs:integer+"
-                          select="1, for $i in 1 to count($runs) return 1 + sum(subsequence($runs, 1, $i)!string-length(.))"/>
-            <xsl:variable name="ws" as="xs:integer*" select="zs:widths($text, true())"/>
+                                  else zs:balance(string-to-codepoints($text), $ws)"/>
+            <xsl:variable name="starts" as="xs:integer+" select="zs:starts($runs)"/>
             <xsl:variable name="row1" as="xs:string" select="substring($text, 1, $split)"/>
             <xsl:variable name="row2" as="xs:string" select="substring($text, $split + 1)"/>
             <zs:part xsl:inherit-namespaces="no" w="{max((sum(subsequence($ws, 1, $split)), sum(subsequence($ws, $split + 1))))}"
@@ -342,7 +327,7 @@
   </xsl:function>
 
   <xsl:template match="text()" mode="src">
-    <xsl:variable name="text" as="xs:string" select="zs:siku-text(.)"/>
+    <xsl:variable name="text" as="xs:string" select="zs:printed-text(.)"/>
     <xsl:if test="$text">
       <zs:t s="{zs:src-size(.)}" c="{zs:src-class(.)}"><xsl:value-of select="$text"/></zs:t>
     </xsl:if>
@@ -506,15 +491,6 @@
       <xsl:with-param name="size" tunnel="yes" select="'big'"/>
       <xsl:with-param name="class" tunnel="yes" select="'mark'"/>
     </xsl:apply-templates>
-  </xsl:template>
-
-  <xsl:template match="text()">
-    <xsl:param name="size" as="xs:string" tunnel="yes" select="''"/>
-    <xsl:param name="class" as="xs:string" tunnel="yes" select="''"/>
-    <xsl:variable name="text" as="xs:string" select="zs:siku-text(.)"/>
-    <xsl:if test="$size and $text">
-      <zs:t s="{$size}" c="{$class}"><xsl:value-of select="$text"/></zs:t>
-    </xsl:if>
   </xsl:template>
 
 </xsl:stylesheet>

@@ -22,10 +22,11 @@ import os
 import re
 import subprocess
 import sys
-import tempfile
 import time
 from dataclasses import dataclass, field
 from xml.sax.saxutils import escape
+
+from pipeline import files
 
 # What the stylesheets ask for, and what our converted faces are called (name table: family,
 # full name, PostScript name; the PostScript name is what pdffonts shows after the subset tag).
@@ -102,7 +103,7 @@ def _prepared(root: str) -> PrintFonts:
     conf = os.path.join(directory, "fonts.conf")
     text = _fontconfig(directory).encode("utf-8")
     if not os.path.isfile(conf) or _read(conf) != text:
-        _write(conf, text)
+        files.write_atomic(conf, text)
     css = "".join(f'@font-face{{font-family:"{FAMILY}";font-weight:{w};'
                   f'src:local("{OUR_FAMILY} {style}"),local("{_ps_name(style)}")}}'
                   for w, style, _ in faces)
@@ -153,15 +154,8 @@ def build_face(path: str, index: int, target: str, style: str) -> None:
     _rename(font, style)
     if "CFF " in font:
         _to_truetype(font)
-    fd, tmp = tempfile.mkstemp(prefix=".zhushu-", suffix=".tmp", dir=os.path.dirname(target))
-    os.close(fd)
-    try:
+    with files.atomic_path(target) as tmp:     # a run that stops halfway leaves no half font
         font.save(tmp)
-        os.chmod(tmp, 0o644)            # a font file as any other (mkstemp makes it private)
-        os.replace(tmp, target)         # a run that stops halfway leaves no half font
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
 
 
 def _rename(font, style: str) -> None:
@@ -227,13 +221,6 @@ def _fontconfig(directory: str) -> str:
 def _read(path: str) -> bytes:
     with open(path, "rb") as f:
         return f.read()
-
-
-def _write(path: str, data: bytes) -> None:
-    fd, tmp = tempfile.mkstemp(prefix=".zhushu-", suffix=".tmp", dir=os.path.dirname(path))
-    with os.fdopen(fd, "wb") as f:
-        f.write(data)
-    os.replace(tmp, path)
 
 
 if __name__ == "__main__":

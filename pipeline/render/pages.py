@@ -76,7 +76,7 @@ def _text(e: etree._Element | None) -> str:
     return " ".join("".join(e.itertext()).split()) if e is not None else ""
 
 
-def _titles(header: etree._Element | None) -> tuple[str, str, str]:
+def titles(header: etree._Element | None) -> tuple[str, str, str]:
     """(title, work, 卷) from titleStmt, '' where absent. The title is the one the page shows
     (zs:title in common.xsl): main, else work + 卷, else 未題名."""
     ts = header.find(f"{_T}fileDesc/{_T}titleStmt") if header is not None else None
@@ -90,12 +90,12 @@ def _titles(header: etree._Element | None) -> tuple[str, str, str]:
 
 def header_juan(tree: etree._ElementTree) -> str:
     """The 卷 the header's titleStmt names ('' if none): the 卷 of text outside any 卷 div."""
-    return _titles(tree.getroot().find(f"{_T}teiHeader"))[2]
+    return titles(tree.getroot().find(f"{_T}teiHeader"))[2]
 
 
 def header_work(tree: etree._ElementTree) -> str:
     """The work the header's titleStmt names ('' if none)."""
-    return _titles(tree.getroot().find(f"{_T}teiHeader"))[1]
+    return titles(tree.getroot().find(f"{_T}teiHeader"))[1]
 
 
 def juan_of_div(div: etree._Element, header_juan: str) -> str:
@@ -116,7 +116,7 @@ def pian_of_div(div: etree._Element, work: str, head: str) -> str:
 def page_info(tree: etree._ElementTree, path: str, name: str) -> PageInfo:
     root = tree.getroot()
     header = root.find(f"{_T}teiHeader")
-    title, work, header_juan = _titles(header)
+    title, work, header_juan = titles(header)
     body = root.find(f"{_T}text/{_T}body")
     juans = [juan_of_div(d, header_juan) for d in body.iterchildren(_DIV)
              if d.get("type") == "juan"] if body is not None else []

@@ -83,7 +83,7 @@ class PrintOptions:
             # a whole leaf lies on its side (landscape); a half-leaf stands (portrait)
             wide, tall = max(width, height), min(width, height)
             width, height = (wide, tall) if self.leaf == "full" else (tall, wide)
-            params.update({"paper-width": float(width), "paper-height": float(height),
+            params.update({"style": "siku", "paper-width": float(width), "paper-height": float(height),
                            "cells": self.cells or SIKU_CELLS, "columns": self.columns,
                            "leaf": self.leaf, "lineation": self.lineation})
         return params
@@ -182,16 +182,18 @@ def _first_line(e: Exception) -> str:
 
 
 def print_renderer(params: dict) -> Renderer:
-    """xslt/print.xsl (or xslt/siku.xsl when the params are a siku style's) compiled, with its
+    """xslt/print.xsl (or xslt/siku.xsl for params of the siku style) compiled, with its
     parameters and the style sheet it copies into every document: the type both styles share,
     then the style's own (passed in: Saxon may read no file once the stylesheet is compiled)."""
     def css(name: str) -> str:
         with open(resources.path("xslt", f"assets/{name}"), encoding="utf-8") as f:
             return f.read()
-    if "leaf" in params:
+    params = dict(params)
+    if params.pop("style", "modern") == "siku":
         return Renderer(resources.path("xslt", "siku.xsl"),
                         {"print-css": "", "siku-css": css("type.css") + css("siku.css"), **params})
-    return Renderer(resources.path("xslt", "print.xsl"), {"print-css": css("type.css") + css("print.css"), **params})
+    return Renderer(resources.path("xslt", "print.xsl"),
+                    {"print-css": css("type.css") + css("print.css"), **params})
 
 
 # What a siku document counts on its body: columns drawn smaller to fit, sides with more lines
@@ -207,11 +209,6 @@ def siku_counts(html: str) -> dict[str, str | int] | None:
     if m is None:
         return None
     return {"lineation": m[1], "squeezed": int(m[2]), "crowded": int(m[3]), "punctuation": int(m[4])}
-
-
-def print_html(path: str, renderer: Renderer) -> str:
-    """The print document of one TEI file (parsed as untrusted input)."""
-    return renderer.render(load_tei(path), path)
 
 
 def render_pdf(paths: list[str], out_dir: str, options: PrintOptions = PrintOptions(),
@@ -238,10 +235,11 @@ def render_pdf(paths: list[str], out_dir: str, options: PrintOptions = PrintOpti
     done = []
     try:
         for path, target in zip(paths, targets):
-            html = print_html(path, renderer)
+            tree = load_tei(path)                 # parsed once for the document and its metadata
+            html = renderer.render(tree, path)
             if keep_html:
                 write_text(os.path.splitext(target)[0] + ".print.html", html)
-            meta = pdfmeta.metadata(load_tei(path))
+            meta = pdfmeta.metadata(tree)
             if printer is None:
                 printer = _Chromium(chromium, print_fonts)
             printer.print(html, target, meta)

@@ -18,11 +18,11 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 
 from pipeline import __version__
-from pipeline.constants import TEI
+from pipeline.constants import TEI, XML_LANG
 from pipeline.errors import PipelineError
+from pipeline.render.pages import titles
 from pipeline.tei.shared import SIKU_NAMES
 
-XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
 CREATOR = f"Zhushu {__version__} (TEI → HTML by its print stylesheet → PDF by Chromium)"
 
 
@@ -37,8 +37,6 @@ class PdfMeta:
     date: datetime | None
 
 
-
-
 def _text(el) -> str:
     return " ".join("".join(el.itertext()).split()) if el is not None else ""
 
@@ -48,9 +46,7 @@ def metadata(tree, environ=os.environ) -> PdfMeta:
     joined, the persons in its standOff)."""
     root = tree.getroot() if hasattr(tree, "getroot") else tree
     ts = root.find(f"{TEI}teiHeader/{TEI}fileDesc/{TEI}titleStmt")
-    titles = {t.get("type"): _text(t) for t in (ts.findall(f"{TEI}title") if ts is not None else [])}
-    work, juan = titles.get("work", ""), titles.get("juan", "")
-    title = titles.get("main") or " ".join(x for x in (work, juan) if x) or "未題名"
+    title, work, juan = titles(root.find(f"{TEI}teiHeader"))      # as the web edition names it
     authors = _unique(_text(el) for el in (ts.iter(f"{TEI}author", f"{TEI}editor") if ts is not None else []))
     siku = _siku(root)
     kind = _kind(root)
