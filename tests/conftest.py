@@ -10,6 +10,11 @@ CORPUS = ROOT / "corpus"
 SHARED = ROOT.parent / "shared"
 TEI_ALL = SHARED / "tei-p5" / "tei_all.rng"
 SEED_004 = CORPUS / "004_788d901eea474415.txt"
+# The print edition's line rules, as xslt/grid.xsl states them: what may not open a line or a
+# note row, what may not end one, and what vertical lines print for the TEI's quotation marks.
+CLOSING = set("、。，．：；？！）」』”’〉》】〕〗〙〛｝］﹂﹄・·…‥々〻,.;:)]}")
+OPENING = set("（「『“‘〈《【〔〖〘〚｛［﹁﹃([{")
+VERTICAL_FORMS = str.maketrans("“”‘’", "﹁﹂﹃﹄")
 
 
 def need_printing(*tools: str) -> None:

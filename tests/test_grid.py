@@ -7,16 +7,13 @@ import unicodedata
 import pytest
 from lxml import etree, html
 
+from conftest import CLOSING, OPENING, VERTICAL_FORMS
 from pipeline.render.pdf import print_renderer
 from pipeline.render.xslt import load_tei
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 TEIS = sorted((ROOT / "tei").glob("[0-9]*.xml"))
 TEI = "http://www.tei-c.org/ns/1.0"
-CLOSING = set("、。，．：；？！）」』”’〉》】〕〗〙〛｝］﹂﹄・·…‥々〻,.;:)]}")
-OPENING = set("（「『“‘〈《【〔〖〘〚｛［﹁﹃([{")
-# what vertical lines print for the quotation marks of the TEI (the seeds are printed vertical)
-VERTICAL_FORMS = str.maketrans("“”‘’", "﹁﹂﹃﹄")
 WIDE_AMBIGUOUS = set("“”‘’…‥○□■◎※┹")
 
 

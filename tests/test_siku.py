@@ -12,7 +12,7 @@ import subprocess
 import pytest
 from lxml import etree, html as lhtml
 
-from conftest import ROOT, SHARED, need_printing
+from conftest import CLOSING, OPENING, ROOT, SHARED, VERTICAL_FORMS, need_printing
 from pipeline.numerals import hanzi, juan_label
 from pipeline.render.pdf import PrintOptions, render_pdf
 
@@ -21,10 +21,7 @@ FIXTURE = ROOT / "tests" / "fixtures" / "siku-leaf" / "KR9z0003_001.txt"
 KANRIPO = SHARED / "kanripo" / "WYG" / "KR1d0003" / "KR1d0003_003.txt"
 T = "{http://www.tei-c.org/ns/1.0}"
 HEART_TOP = "欽定四庫全書"
-VERTICAL = str.maketrans("“”‘’", "﹁﹂﹃﹄")
-CLOSING = set("、。，．：；？！）」』”’〉》】〕〗〙〛｝］﹂﹄・·…‥々〻,.;:)]}")
 PRIVATE = re.compile("[\ue000-\uf8ff\U000f0000-\U0010ffff]")
-OPENING = set("（「『“‘〈《【〔〖〘〚｛［﹁﹃([{")
 
 need_printing("pdfinfo", "pdftotext", "pdftoppm")
 
@@ -83,7 +80,7 @@ def sides_of(tei) -> list[tuple[str, str]]:
 
     walk(root.find(f"{T}text"))
     assert not sides[0][1].strip()
-    return [(n, "".join(t.split()).translate(VERTICAL)) for n, t in sides[1:]]
+    return [(n, "".join(t.split()).translate(VERTICAL_FORMS)) for n, t in sides[1:]]
 
 
 def heart(n: str, work: str) -> str:
@@ -239,7 +236,7 @@ def grid_text(tei) -> str:
             parts.append(el.tail or "")
 
     walk(root.find(f"{T}text"))
-    return "".join("".join(parts).split()).translate(VERTICAL)
+    return "".join("".join(parts).split()).translate(VERTICAL_FORMS)
 
 
 @pytest.mark.parametrize("tei", TEIS, ids=lambda p: pathlib.Path(p).stem[:3])
